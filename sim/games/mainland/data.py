@@ -1,0 +1,142 @@
+"""Load and check Mainland's component data (``data/mainland.toml`` or a user's file)."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.errors import SkaldError
+from sim.games.mainland.items import CAMP, CASTLE, CODE, ITEMS, N_ITEMS
+
+DEFAULT_PATH = Path(__file__).parent / "data" / "mainland.toml"
+
+
+@dataclass(frozen=True)
+class MainlandData:
+    """Components as arrays ready for the rules.
+
+    ``rotations[card, r]`` holds the card's four items after ``r`` quarter turns clockwise,
+    in the order top-left, top-right, bottom-left, bottom-right; ``unique_rotation[card, r]``
+    is False for a rotation that repeats an earlier one (so options are not duplicated).
+    """
+
+    path: str
+    sha1: str
+    card_ids: tuple[str, ...]
+    rotations: np.ndarray  # int8 (n_cards, 4, 4)
+    unique_rotation: np.ndarray  # bool (n_cards, 4)
+    is_castle_card: np.ndarray  # bool (n_cards,)
+    camp_card: int  # index of the starting card
+    deck_cards: tuple[int, ...]  # indices of the other cards (each clan's deck)
+    hand_size: int
+    tokens: int
+    board: dict[int, tuple[int, int]]  # players -> (rows, cols)
+    points: np.ndarray  # int64 (N_ITEMS, 2): [inside Mainland, inside a minor territory]
+    reconstructed: tuple[str, ...]  # names of reconstructed values, for reports
+
+
+def rotate(items: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """A quarter turn clockwise of a 2x2 card given as (tl, tr, bl, br)."""
+    tl, tr, bl, br = items
+    return (bl, tl, br, tr)
+
+
+def _value(table: dict, key: str, where: str, reconstructed: list[str]) -> object:
+    entry = table.get(key)
+    if not isinstance(entry, dict) or "value" not in entry or entry.get("source") not in (
+        "printed",
+        "reconstructed",
+    ):
+        raise SkaldError(f"{where}.{key}: needs value and source = 'printed' or 'reconstructed'")
+    if entry["source"] == "reconstructed":
+        reconstructed.append(f"{where}.{key}")
+    return entry["value"]
+
+
+def load(path: str | Path | None = None) -> MainlandData:
+    """Read and validate the data file; any problem is a one-line ``SkaldError``."""
+    path = Path(path) if path else DEFAULT_PATH
+    try:
+        raw = path.read_bytes()
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise SkaldError(f"cannot read data file {str(path)!r}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SkaldError(f"data file {str(path)!r} is not valid TOML: {exc}") from None
+    try:
+        return _build(doc, path, hashlib.sha1(raw).hexdigest())
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SkaldError(f"data file {str(path)!r} is malformed: {exc!s}") from None
+
+
+def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
+    reconstructed: list[str] = []
+    setup = doc["setup"]
+    hand_size = int(_value(setup, "hand_size", "setup", reconstructed))
+    tokens = int(_value(setup, "chieftain_tokens", "setup", reconstructed))
+    if hand_size < 1 or tokens < 1:
+        raise ValueError("setup.hand_size and setup.chieftain_tokens must be at least 1")
+    board = {}
+    for players, entry in doc["board"].items():
+        rows, cols = int(entry["rows"]), int(entry["cols"])
+        if not (2 <= rows <= 64 and 2 <= cols <= 64):
+            raise ValueError(f"board.{players} must be 2..64 tiles each way")
+        if entry.get("source") == "reconstructed":
+            reconstructed.append(f"board.{players}")
+        board[int(players)] = (rows, cols)
+    points = np.zeros((N_ITEMS, 2), dtype=np.int64)
+    for name, entry in doc["points"].items():
+        if name not in CODE:
+            raise ValueError(f"points.{name}: unknown item (allowed: {', '.join(ITEMS[1:])})")
+        inside, minor = _value(doc["points"], name, "points", reconstructed)
+        points[CODE[name]] = (int(inside), int(minor))
+    cards = doc["cards"]
+    ids, rotations, unique, castle = [], [], [], []
+    for i, card in enumerate(cards):
+        names = card["items"]
+        if len(names) != 4 or any(n not in CODE or n == "empty" for n in names):
+            raise ValueError(f"cards[{i}] ({card.get('id')}): items must be 4 of {', '.join(ITEMS[1:])}")
+        if card.get("source") == "reconstructed":
+            reconstructed.append(f"cards.{card['id']}")
+        layout = tuple(CODE[n] for n in names)
+        seen, rots, uniq = set(), [], []
+        for _ in range(4):
+            rots.append(layout)
+            uniq.append(layout not in seen)
+            seen.add(layout)
+            layout = rotate(layout)
+        ids.append(str(card["id"]))
+        rotations.append(rots)
+        unique.append(uniq)
+        castle.append(CASTLE in rots[0])
+    rot = np.array(rotations, dtype=np.int8)
+    camp_cards = [i for i in range(len(ids)) if CAMP in rot[i, 0]]
+    if len(camp_cards) != 1 or list(rot[camp_cards[0], 0]).count(CAMP) != 1:
+        raise ValueError("exactly one card must carry the camp, once")
+    counts = np.zeros(N_ITEMS, dtype=np.int64)
+    for layout in rot[:, 0]:
+        for item in layout:
+            counts[item] += 1
+    for name, entry in doc["counts"].items():
+        want = int(_value(doc["counts"], name, "counts", reconstructed))
+        if counts[CODE[name]] != want:
+            raise ValueError(f"the cards carry {counts[CODE[name]]} {name} but counts.{name} says {want}")
+    return MainlandData(
+        path=str(path),
+        sha1=sha1,
+        card_ids=tuple(ids),
+        rotations=rot,
+        unique_rotation=np.array(unique, dtype=np.bool_),
+        is_castle_card=np.array(castle, dtype=np.bool_),
+        camp_card=camp_cards[0],
+        deck_cards=tuple(i for i in range(len(ids)) if i != camp_cards[0]),
+        hand_size=hand_size,
+        tokens=tokens,
+        board=board,
+        points=points,
+        reconstructed=tuple(reconstructed),
+    )

@@ -1,0 +1,137 @@
+"""Mainland as a ``sim.game.Game``: metadata plus thin wrappers over ``rules``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sim.game import Result, RuleSwitch, result_from_scores
+from sim.games.mainland import data as data_module
+from sim.games.mainland import rules
+from sim.games.mainland.data import MainlandData
+from sim.games.mainland.state import KINDS, OVER, MainlandState
+from sim.games.mainland.view import MainlandView, view_of
+
+RULE_SWITCHES = (
+    RuleSwitch(
+        name="castle_needs_overlap",
+        default=True,
+        choices=(True, False),
+        doc="R4: a castle card is exempt from rule 2 only ('does not need to overlap empty space', "
+        "mainland.txt:129,257); false also exempts it from rule 1 ('can be placed anywhere').",
+    ),
+)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str | None) -> MainlandData:
+    return data_module.load(path)
+
+
+class Mainland:
+    name = "mainland"
+    min_players = 2
+    max_players = 4
+    rule_switches = RULE_SWITCHES
+    action_fields = ("round", "hand_index", "card", "rotation", "row", "col")
+    part_fields = ("mainland_tiles", "mainland_items", "minor_items", *rules.STATS, "tokens_left")
+    default_max_decisions = 2000
+
+    def load_data(self, path: str | None) -> MainlandData:
+        return _load(str(path) if path else None)
+
+    def new_state(self, n_players: int, rules_config: dict[str, Any], data: MainlandData, seed: int
+                  ) -> MainlandState:
+        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
+        state = rules.new_game(data, n_players, config, seed)
+        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
+        return state
+
+    def to_move(self, state: MainlandState) -> tuple[int, ...]:
+        return () if state.phase == OVER else (state.current,)
+
+    def legal_options(self, state: MainlandState, seat: int) -> np.ndarray:
+        return rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+
+    def view(self, state: MainlandState, seat: int) -> MainlandView:
+        return view_of(state, state.data, seat)  # type: ignore[attr-defined]
+
+    def apply(self, state: MainlandState, choices: dict[int, Any]) -> None:
+        for seat, option in choices.items():
+            rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
+
+    def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
+        kind, index, rot, r, c = (int(x) for x in option[:5])
+        name = KINDS[kind]
+        if name == "camp":
+            card = state.data.camp_card  # type: ignore[attr-defined]
+        elif name in ("replace", "place") and 0 <= index < len(state.hands[seat]):
+            card = state.hands[seat][index]
+        else:
+            card = index = -1
+        if name not in ("place", "camp"):
+            rot = r = c = -1
+        return name, (state.round, index, card, rot, r, c)
+
+    def scores(self, state: MainlandState) -> list[float]:
+        return state.scores[:, 0].tolist()
+
+    def is_terminal(self, state: MainlandState) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: MainlandState) -> Result:
+        """Highest score wins (line 235); equal scores share the win (ruling R8)."""
+        s = state.scores
+        parts = [
+            {
+                "mainland_tiles": float(s[p, 1]),
+                "mainland_items": float(s[p, 2]),
+                "minor_items": float(s[p, 3]),
+                **{k: float(v[p]) for k, v in state.stats.items()},
+                "tokens_left": float(state.tokens[p]),
+            }
+            for p in range(state.n_players)
+        ]
+        return result_from_scores(s[:, 0].tolist(), parts)
+
+    def to_dict(self, state: MainlandState) -> dict[str, Any]:
+        return {
+            "n_players": state.n_players,
+            "seed": int(state.seed),
+            "rules": dict(state.rules),
+            "data_path": state.data.path,  # type: ignore[attr-defined]
+            "items": state.items.tolist(),
+            "owner": state.owner.tolist(),
+            "hands": [list(h) for h in state.hands],
+            "decks": [list(d) for d in state.decks],
+            "discards": [list(d) for d in state.discards],
+            "tokens": list(state.tokens),
+            "current": state.current,
+            "phase": state.phase,
+            "round": state.round,
+            "stats": {k: list(v) for k, v in state.stats.items()},
+            "rng": state.rng.bit_generator.state,
+        }
+
+    def from_dict(self, doc: dict[str, Any]) -> MainlandState:
+        data = self.load_data(None if doc["data_path"] == str(data_module.DEFAULT_PATH) else doc["data_path"])
+        state = self.new_state(doc["n_players"], doc["rules"], data, doc["seed"])
+        state.items = np.array(doc["items"], dtype=np.int8)
+        state.owner = np.array(doc["owner"], dtype=np.int8)
+        state.counts[:] = 0
+        for r, c in zip(*np.nonzero(state.items)):
+            state.counts[state.owner[r, c], state.items[r, c]] += 1
+        state.hands = [list(h) for h in doc["hands"]]
+        state.decks = [list(d) for d in doc["decks"]]
+        state.discards = [list(d) for d in doc["discards"]]
+        state.tokens = list(doc["tokens"])
+        state.current, state.phase, state.round = doc["current"], doc["phase"], doc["round"]
+        state.stats = {k: list(v) for k, v in doc["stats"].items()}
+        state.rng.bit_generator.state = doc["rng"]
+        state.scores = rules.kernels.score_board(state.items, state.owner, state.n_players, data.points)
+        return state
+
+
+GAME = Mainland()

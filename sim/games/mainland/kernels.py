@@ -1,0 +1,252 @@
+"""Compiled hot paths of Mainland: placement legality, placing, scoring, candidate evaluation.
+
+Pure functions over plain arrays (``items``/``owner`` are the board, ``counts[seat, item]``
+the seat's visible items), compiled with numba (``cache=True``: compiled once per machine).
+Placement options are rows ``(hand_index, rotation, row, col)``; cells of a card are
+visited in the order top-left, top-right, bottom-left, bottom-right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.mainland.items import VILLAGE
+
+# Reasons returned by check_placement (0 = legal); see REASONS for their texts.
+OK, OFF_BOARD, NO_OVERLAP, NO_EMPTY, OVERLAY, REQUIREMENT, CAMP_OVERLAP = range(7)
+REASONS = (
+    "legal",
+    "the card must lie inside the board limits (mainland.txt:57)",
+    "the card must overlap one or more cards in play (rule 1, mainland.txt:99)",
+    "the card must overlap the empty space of the board (rule 2, mainland.txt:100)",
+    "an item may not be placed over the item below it (rule 3, overlay table, mainland.txt:163-175)",
+    "the player lacks the requirements for an advanced item (mainland.txt:115-123, 243-249)",
+    "starting cards must not overlap (mainland.txt:69)",
+)
+
+
+@njit(cache=True)
+def requirements_met(items, owner, counts, player, layout, r, c, req_pairs) -> bool:
+    """After the card lies at (r, c), does ``player`` hold one requirement per advanced item?
+
+    Counts are over the player's visible items after the placement: covered items no
+    longer count (line 243), so an advanced item cannot take its own last requirement
+    (line 246); each requirement serves one advanced item (line 247); only the pairs of
+    the advanced items this card adds are checked, one level deep (line 249).
+    """
+    for k in range(req_pairs.shape[0]):
+        adv = req_pairs[k, 0]
+        req = req_pairs[k, 1]
+        new_adv = 0
+        for j in range(4):
+            if layout[j] == adv:
+                new_adv += 1
+        if new_adv == 0:
+            continue
+        adv_after = counts[player, adv] + new_adv
+        req_after = counts[player, req]
+        for j in range(4):
+            rr = r + j // 2
+            cc = c + j % 2
+            if layout[j] == req:
+                req_after += 1
+            if items[rr, cc] != 0 and owner[rr, cc] == player:
+                if items[rr, cc] == adv:
+                    adv_after -= 1
+                elif items[rr, cc] == req:
+                    req_after -= 1
+        if adv_after > req_after:
+            return False
+    return True
+
+
+@njit(cache=True)
+def check_placement(items, owner, counts, player, layout, is_castle, r, c, allowed, req_pairs,
+                    castle_needs_overlap, camp) -> int:
+    """0 if the card ``layout`` may be placed at (r, c), else the reason code."""
+    rows, cols = items.shape
+    if r < 0 or c < 0 or r + 1 >= rows or c + 1 >= cols:
+        return OFF_BOARD
+    occupied = 0
+    for j in range(4):
+        if items[r + j // 2, c + j % 2] != 0:
+            occupied += 1
+    if camp:
+        return OK if occupied == 0 else CAMP_OVERLAP
+    if occupied == 0 and (castle_needs_overlap or not is_castle):
+        return NO_OVERLAP
+    if occupied == 4 and not is_castle:
+        return NO_EMPTY
+    for j in range(4):
+        if not allowed[layout[j], items[r + j // 2, c + j % 2]]:
+            return OVERLAY
+    has_advanced = False
+    for j in range(4):
+        if layout[j] >= VILLAGE:
+            has_advanced = True
+    if has_advanced and not requirements_met(items, owner, counts, player, layout, r, c, req_pairs):
+        return REQUIREMENT
+    return OK
+
+
+@njit(cache=True)
+def legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                     allowed, req_pairs, castle_needs_overlap, camp):
+    """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
+    rows, cols = items.shape
+    occ = np.zeros((rows - 1, cols - 1), dtype=np.int8)
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            occ[r, c] = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
+                items[r + 1, c + 1] != 0)
+    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1), 4), dtype=np.int16)
+    n = 0
+    for h in range(hand.shape[0]):
+        card = hand[h]
+        castle = is_castle_card[card]
+        for rot in range(4):
+            if not unique_rotation[card, rot]:
+                continue
+            layout = rotations[card, rot]
+            advanced = False
+            for j in range(4):
+                if layout[j] >= VILLAGE:
+                    advanced = True
+            for r in range(rows - 1):
+                for c in range(cols - 1):
+                    o = occ[r, c]
+                    if camp:
+                        if o != 0:
+                            continue
+                    else:
+                        if o == 0 and (castle_needs_overlap or not castle):
+                            continue
+                        if o == 4 and not castle:
+                            continue
+                        ok = True
+                        for j in range(4):
+                            if not allowed[layout[j], items[r + j // 2, c + j % 2]]:
+                                ok = False
+                                break
+                        if not ok:
+                            continue
+                        if advanced and not requirements_met(items, owner, counts, player, layout, r, c,
+                                                             req_pairs):
+                            continue
+                    out[n, 0] = h
+                    out[n, 1] = rot
+                    out[n, 2] = r
+                    out[n, 3] = c
+                    n += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def place(items, owner, counts, player, layout, r, c) -> None:
+    """Lay the card: covered items stop counting for their owner, new items count for ``player``."""
+    for j in range(4):
+        rr = r + j // 2
+        cc = c + j % 2
+        if items[rr, cc] != 0:
+            counts[owner[rr, cc], items[rr, cc]] -= 1
+        items[rr, cc] = layout[j]
+        owner[rr, cc] = player
+        counts[player, layout[j]] += 1
+
+
+@njit(cache=True)
+def score_board(items, owner, n_players, points):
+    """Score every seat: rows (total, mainland_tiles, mainland_items, minor_items).
+
+    Territories are orthogonally connected visible tiles of one colour (line 197); the
+    Mainland is the largest, ties going to the higher value (line 201); Mainland items score
+    the first points column plus 1 per tile (205-217), other territories the second (219-227).
+    """
+    rows, cols = items.shape
+    seen = np.zeros((rows, cols), dtype=np.bool_)
+    stack = np.empty(rows * cols, dtype=np.int64)
+    best_size = np.zeros(n_players, dtype=np.int64)
+    best_items = np.full(n_players, -1, dtype=np.int64)
+    best_minor = np.zeros(n_players, dtype=np.int64)
+    minor_total = np.zeros(n_players, dtype=np.int64)
+    for r0 in range(rows):
+        for c0 in range(cols):
+            if seen[r0, c0] or items[r0, c0] == 0:
+                continue
+            p = owner[r0, c0]
+            seen[r0, c0] = True
+            stack[0] = r0 * cols + c0
+            top = 1
+            size = 0
+            inside = 0
+            minor = 0
+            while top > 0:
+                top -= 1
+                cell = stack[top]
+                r = cell // cols
+                c = cell % cols
+                size += 1
+                inside += points[items[r, c], 0]
+                minor += points[items[r, c], 1]
+                for d in range(4):
+                    rr = r + (d == 0) - (d == 1)
+                    cc = c + (d == 2) - (d == 3)
+                    if 0 <= rr < rows and 0 <= cc < cols and not seen[rr, cc] and items[rr, cc] != 0 \
+                            and owner[rr, cc] == p:
+                        seen[rr, cc] = True
+                        stack[top] = rr * cols + cc
+                        top += 1
+            minor_total[p] += minor
+            if size > best_size[p] or (size == best_size[p] and inside > best_items[p]):
+                best_size[p] = size
+                best_items[p] = inside
+                best_minor[p] = minor
+    out = np.zeros((n_players, 4), dtype=np.float64)
+    for p in range(n_players):
+        if best_items[p] < 0:
+            continue
+        out[p, 1] = best_size[p]
+        out[p, 2] = best_items[p]
+        out[p, 3] = minor_total[p] - best_minor[p]
+        out[p, 0] = out[p, 1] + out[p, 2] + out[p, 3]
+    return out
+
+
+@njit(cache=True)
+def evaluate_placements(items, owner, n_players, player, hand, rotations, options, points):
+    """For each option: every seat's score after it, and the items it covers.
+
+    Returns ``scores_after (m, n_players)``, ``covered_own (m, n_items)`` and
+    ``covered_other (m, n_items)`` (items of the mover's / other seats' colours covered).
+    """
+    m = options.shape[0]
+    n_items = points.shape[0]
+    scores_after = np.empty((m, n_players), dtype=np.float64)
+    covered_own = np.zeros((m, n_items), dtype=np.int64)
+    covered_other = np.zeros((m, n_items), dtype=np.int64)
+    saved_items = np.empty(4, dtype=items.dtype)
+    saved_owner = np.empty(4, dtype=owner.dtype)
+    for i in range(m):
+        layout = rotations[hand[options[i, 0]], options[i, 1]]
+        r = options[i, 2]
+        c = options[i, 3]
+        for j in range(4):
+            rr = r + j // 2
+            cc = c + j % 2
+            saved_items[j] = items[rr, cc]
+            saved_owner[j] = owner[rr, cc]
+            if items[rr, cc] != 0:
+                if owner[rr, cc] == player:
+                    covered_own[i, items[rr, cc]] += 1
+                else:
+                    covered_other[i, items[rr, cc]] += 1
+            items[rr, cc] = layout[j]
+            owner[rr, cc] = player
+        s = score_board(items, owner, n_players, points)
+        for p in range(n_players):
+            scores_after[i, p] = s[p, 0]
+        for j in range(4):
+            items[r + j // 2, c + j % 2] = saved_items[j]
+            owner[r + j // 2, c + j % 2] = saved_owner[j]
+    return scores_after, covered_own, covered_other

@@ -1,0 +1,185 @@
+"""Mainland's turn structure: setup, the options of each step, and applying a choice.
+
+Rulebook: ../shared/rules/mainland.txt.  A seat's turn is two decisions: the start of the
+turn (keep the hand, replace a card with the top of the deck — step 1, line 89 — or the
+clan gathering, line 143), then the placement (step 2, line 93) or a pass (line 137, 239).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.errors import IllegalChoice
+from sim.games.mainland import kernels
+from sim.games.mainland.data import MainlandData
+from sim.games.mainland.items import N_ITEMS, overlay_matrix, requirement_pairs
+from sim.games.mainland.state import (
+    CAMP, GATHER, KEEP, OVER, PASS, PLACE, PLACE_CAMP, PLACE_CARD, REPLACE, START, MainlandState,
+)
+
+ALLOWED = overlay_matrix()
+REQ_PAIRS = requirement_pairs()
+STATS = ("placements", "passes", "forced_passes", "replaces", "gatherings")
+
+
+def new_game(data: MainlandData, n_players: int, rules: dict, seed: int) -> MainlandState:
+    """Set up (lines 53-79): empty board within the limits, shuffled decks, 5-card hands, 6 tokens."""
+    rows, cols = data.board[n_players]
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    decks = []
+    for _ in range(n_players):
+        deck = list(data.deck_cards)
+        rng.shuffle(deck)
+        decks.append(deck)
+    hands = [deck[: data.hand_size] for deck in decks]
+    decks = [deck[data.hand_size :] for deck in decks]
+    state = MainlandState(
+        n_players=n_players,
+        seed=seed,
+        rules=dict(rules),
+        items=np.zeros((rows, cols), dtype=np.int8),
+        owner=np.full((rows, cols), -1, dtype=np.int8),
+        counts=np.zeros((n_players, N_ITEMS), dtype=np.int64),
+        hands=hands,
+        decks=decks,
+        discards=[[] for _ in range(n_players)],
+        tokens=[data.tokens] * n_players,
+        rng=rng,
+        stats={name: [0] * n_players for name in STATS},
+    )
+    state.scores = kernels.score_board(state.items, state.owner, n_players, data.points)
+    return state
+
+
+def placements(state: MainlandState, data: MainlandData, seat: int, cards: np.ndarray) -> np.ndarray:
+    """Legal ``(hand_index, rotation, row, col)`` for ``cards`` (the camp card in the camp phase)."""
+    return kernels.legal_placements(
+        state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
+        data.is_castle_card, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]),
+        state.phase == CAMP,
+    )
+
+
+def _rows(kind: int, places: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(places), 5), dtype=np.int16)
+    out[:, 0] = kind
+    out[:, 1:] = places
+    return out
+
+
+def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
+    """The seat's options now, as int16 rows (kind, hand_index, rotation, row, col)."""
+    if state.phase == CAMP:
+        return _rows(PLACE_CAMP, placements(state, data, seat, np.array([data.camp_card])))
+    if state.phase == START:
+        rows = [(KEEP, 0, 0, 0, 0)]
+        if state.decks[seat]:  # step 1 needs a first card of the deck (line 91)
+            rows += [(REPLACE, i, 0, 0, 0) for i in range(len(state.hands[seat]))]
+        rows.append((GATHER, 0, 0, 0, 0))  # line 143; allowed even with one token (line 241)
+        return np.array(rows, dtype=np.int16)
+    hand = np.array(state.hands[seat], dtype=np.int64)
+    places = _rows(PLACE_CARD, placements(state, data, seat, hand))
+    return np.concatenate([places, np.array([(PASS, 0, 0, 0, 0)], dtype=np.int16)])
+
+
+def _illegal(state: MainlandState, seat: int, option: np.ndarray, why: str) -> IllegalChoice:
+    return IllegalChoice(f"seat {seat} option {tuple(int(x) for x in option)} in phase "
+                         f"{('camp', 'start', 'place', 'over')[state.phase]}: {why}")
+
+
+def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarray) -> None:
+    """Apply one option for the seat to move, validating it against the rules."""
+    if seat != state.current or state.phase == OVER:
+        raise _illegal(state, seat, option, f"it is seat {state.current}'s turn")
+    kind, index, rot, r, c = (int(x) for x in option[:5])
+    hand = state.hands[seat]
+    if state.phase == CAMP:
+        if kind != PLACE_CAMP:
+            raise _illegal(state, seat, option, "the first card played is the camp (line 67)")
+        _place(state, data, seat, data.camp_card, rot, r, c, camp=True)
+        _next_seat(state)
+        return
+    if state.phase == START:
+        if kind == KEEP:
+            state.phase = PLACE
+        elif kind == REPLACE:
+            if not state.decks[seat] or not 0 <= index < len(hand):
+                raise _illegal(state, seat, option, "replace needs a card in hand and a deck (line 91)")
+            state.discards[seat].append(hand.pop(index))
+            hand.append(state.decks[seat].pop(0))
+            state.stats["replaces"][seat] += 1
+            state.phase = PLACE
+        elif kind == GATHER:
+            _gather(state, data, seat)
+            _lose_token(state, seat)
+            _next_seat(state)
+        else:
+            raise _illegal(state, seat, option, "a turn starts with keep, replace or gather")
+        return
+    if kind == PASS:
+        forced = len(options_placements_exist(state, data, seat)) == 0
+        state.stats["forced_passes" if forced else "passes"][seat] += 1
+        _lose_token(state, seat)
+        _next_seat(state)
+        return
+    if kind != PLACE_CARD or not 0 <= index < len(hand) or not 0 <= rot < 4:
+        raise _illegal(state, seat, option, "step 2 places a card from the hand or passes")
+    _place(state, data, seat, hand[index], rot, r, c, camp=False)
+    hand.pop(index)
+    if state.decks[seat]:  # step 3 (line 131); an empty deck leaves the hand short
+        hand.append(state.decks[seat].pop(0))
+    state.stats["placements"][seat] += 1
+    _next_seat(state)
+
+
+def options_placements_exist(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
+    """Legal placements of the seat's hand (empty: the seat can only pass, line 135)."""
+    return placements(state, data, seat, np.array(state.hands[seat], dtype=np.int64))
+
+
+def _place(state: MainlandState, data: MainlandData, seat: int, card: int, rot: int, r: int, c: int,
+           camp: bool) -> None:
+    layout = data.rotations[card, rot]
+    why = kernels.check_placement(
+        state.items, state.owner, state.counts, seat, layout, data.is_castle_card[card], r, c, ALLOWED,
+        REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
+    )
+    if why:
+        raise _illegal(state, seat, np.array([0, 0, rot, r, c]), kernels.REASONS[why])
+    kernels.place(state.items, state.owner, state.counts, seat, layout, r, c)
+    state.scores = kernels.score_board(state.items, state.owner, state.n_players, data.points)
+
+
+def _gather(state: MainlandState, data: MainlandData, seat: int) -> None:
+    """Clan gathering (line 143): hand, deck and discards shuffled together, draw 5."""
+    cards = state.hands[seat] + state.decks[seat] + state.discards[seat]
+    cards.sort()  # the order before shuffling must not depend on history
+    state.rng.shuffle(cards)
+    state.hands[seat] = cards[: data.hand_size]
+    state.decks[seat] = cards[data.hand_size :]
+    state.discards[seat] = []
+    state.stats["gatherings"][seat] += 1
+
+
+def _lose_token(state: MainlandState, seat: int) -> None:
+    """Passing or gathering costs a chieftain token (lines 137, 143, 239)."""
+    state.tokens[seat] -= 1
+
+
+def _next_seat(state: MainlandState) -> None:
+    """Clockwise to the next seat that still has tokens (line 63, 137); the game ends when none has."""
+    n = state.n_players
+    if state.phase == CAMP:
+        if state.current + 1 < n:
+            state.current += 1
+            return
+        state.current, state.round = n - 1, 0  # camps done: the first turn goes to seat 0
+    for step in range(1, n + 1):
+        seat = (state.current + step) % n
+        if state.tokens[seat] > 0:
+            if seat <= state.current or state.round == 0:
+                state.round += 1
+            state.current = seat
+            state.phase = START
+            return
+    state.phase = OVER

@@ -1,0 +1,42 @@
+"""Mainland's game state: plain arrays and lists, mutated in place by ``rules``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Phases of a seat's turn.
+CAMP, START, PLACE, OVER = 0, 1, 2, 3
+PHASES = ("camp", "start", "place", "over")
+
+# Option kinds: an option is an int16 row (kind, hand_index, rotation, row, col).
+KEEP, REPLACE, GATHER, PLACE_CARD, PASS, PLACE_CAMP = range(6)
+KINDS = ("keep", "replace", "gather", "place", "pass", "camp")
+
+
+@dataclass
+class MainlandState:
+    """Everything about one game.  Decks are lists with the top card first."""
+
+    n_players: int
+    seed: int
+    rules: dict
+    items: np.ndarray  # int8 (rows, cols); 0 = empty
+    owner: np.ndarray  # int8 (rows, cols); -1 = nobody
+    counts: np.ndarray  # int64 (n_players, n_items): visible items per seat
+    hands: list[list[int]]
+    decks: list[list[int]]
+    discards: list[list[int]]
+    tokens: list[int]
+    rng: np.random.Generator
+    current: int = 0
+    phase: int = CAMP
+    round: int = 0  # 0 while camps are placed, then 1, 2, ...
+    scores: np.ndarray | None = None  # (n_players, 4) cache from kernels.score_board
+    stats: dict[str, list[int]] = field(default_factory=dict)  # placements/passes/... per seat
+
+    @property
+    def out(self) -> list[bool]:
+        """Seats with no chieftain tokens left: their game is over (mainland.txt:73)."""
+        return [t <= 0 for t in self.tokens]

@@ -1,0 +1,60 @@
+"""What one Mainland seat may see: the board and public counts, its own hand; no deck order.
+
+Line 77: "You can look at the cards you have in hand, but you must not look at your
+opponent's cards." Line 79: "At no time is it permitted to look at the cards in your deck."
+Discard piles are face up (ruling R9), so they are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.games.mainland.data import MainlandData
+from sim.games.mainland.state import MainlandState
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class MainlandView:
+    seat: int
+    n_players: int
+    phase: int  # state.CAMP / START / PLACE
+    round: int
+    items: np.ndarray  # read-only board
+    owner: np.ndarray  # read-only board colours
+    counts: np.ndarray  # read-only visible items per seat
+    scores: np.ndarray  # read-only (n_players, 4): total, mainland tiles, mainland items, minor items
+    hand: tuple[int, ...]  # own card ids
+    hand_sizes: tuple[int, ...]
+    deck_sizes: tuple[int, ...]
+    discards: tuple[tuple[int, ...], ...]
+    tokens: tuple[int, ...]
+    rules: dict
+    data: MainlandData  # printed/reconstructed components: public knowledge
+
+
+def view_of(state: MainlandState, data: MainlandData, seat: int) -> MainlandView:
+    return MainlandView(
+        seat=seat,
+        n_players=state.n_players,
+        phase=state.phase,
+        round=state.round,
+        items=_frozen(state.items),
+        owner=_frozen(state.owner),
+        counts=_frozen(state.counts),
+        scores=_frozen(state.scores),
+        hand=tuple(state.hands[seat]),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        deck_sizes=tuple(len(d) for d in state.decks),
+        discards=tuple(tuple(d) for d in state.discards),
+        tokens=tuple(state.tokens),
+        rules=dict(state.rules),
+        data=data,
+    )

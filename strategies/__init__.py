@@ -1,0 +1,1 @@
+"""Scripted strategies, found by name through ``strategies.registry``."""

@@ -1,0 +1,41 @@
+"""The strategy interface: one fresh object per game and seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+class Strategy:
+    """A scripted player.
+
+    The runner makes a fresh instance for every game and seat, so a strategy may keep
+    memory of what it saw during the game in ``self``.  It only ever receives its own
+    player's view (``game.view(state, seat)``), never the full state.
+
+    Subclasses set ``name`` and ``games`` (the games they play; ``("*",)`` for any game)
+    and implement ``choose``.  Keyword parameters come from the command line
+    (``builder:aggression=0.7``) as strings and are converted by ``params``.
+    """
+
+    name: str = "strategy"
+    games: tuple[str, ...] = ("*",)
+    #: parameter name -> (type, default); values arrive as strings from the command line
+    params: dict[str, tuple[type, Any]] = {}
+
+    def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
+        self.seat = seat
+        self.rng = rng
+        for key, (kind, default) in self.params.items():
+            setattr(self, key, kind(params.pop(key, default)))
+        if params:
+            allowed = ", ".join(sorted(self.params)) or "none"
+            raise ValueError(
+                f"unknown parameter(s) {', '.join(sorted(params))} for strategy {self.name!r} (allowed: {allowed})"
+            )
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        """Return one element of ``options``."""
+        raise NotImplementedError

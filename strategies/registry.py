@@ -1,0 +1,87 @@
+"""Strategies by name, with parameters from the command line.
+
+A spec is ``NAME`` or ``NAME:key=value:key=value`` for a built-in strategy, or
+``package.module:Class[:key=value...]`` for a user's own ``Strategy`` subclass.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.errors import SkaldError
+from strategies.base import Strategy
+
+#: built-in strategies: name -> "module:Class" (imported lazily)
+BUILTIN: dict[str, list[str]] = {
+    "random": ["strategies.random_play:RandomStrategy"],
+    "greedy": ["strategies.mainland:GreedyStrategy"],
+    "builder": ["strategies.mainland:BuilderStrategy"],
+    "raider": ["strategies.mainland:RaiderStrategy"],
+}
+
+
+def _import(path: str) -> type[Strategy]:
+    module_name, _, attr = path.partition(":")
+    try:
+        obj = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SkaldError(f"cannot import strategy class {path!r}: {exc}") from None
+    if not (isinstance(obj, type) and issubclass(obj, Strategy)):
+        raise SkaldError(f"{path!r} is not a subclass of strategies.base.Strategy")
+    return obj
+
+
+def builtin_names(game: str) -> list[str]:
+    """Built-in strategy names that play ``game``."""
+    names = []
+    for name, paths in BUILTIN.items():
+        if any(game in _import(p).games or "*" in _import(p).games for p in paths):
+            names.append(name)
+    return names
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A parsed strategy spec: makes a fresh strategy per game and seat."""
+
+    text: str  # as the user wrote it; recorded with every seat
+    cls: type[Strategy]
+    params: tuple[tuple[str, str], ...]
+
+    def make(self, seat: int, rng: np.random.Generator) -> Strategy:
+        return self.cls(seat, rng, **dict(self.params))
+
+
+def parse_spec(text: str, game: str) -> StrategySpec:
+    """Parse one spec for ``game``; raise ``SkaldError`` naming what is allowed."""
+    text = text.strip()
+    head, *rest = text.split(":")
+    if "." in head and rest and "=" not in rest[0]:
+        cls = _import(f"{head}:{rest[0]}")
+        rest = rest[1:]
+    else:
+        candidates = [_import(p) for p in BUILTIN.get(head, [])]
+        matching = [c for c in candidates if game in c.games or "*" in c.games]
+        if not matching:
+            allowed = ", ".join(builtin_names(game))
+            raise SkaldError(
+                f"unknown strategy {head!r} for {game} (allowed: {allowed}, or package.module:Class)"
+            )
+        cls = matching[0]
+    params = []
+    for item in rest:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise SkaldError(f"bad strategy parameter {item!r} in {text!r} (expected key=value)")
+        params.append((key, value))
+    spec = StrategySpec(text=text, cls=cls, params=tuple(params))
+    try:  # validate parameters once, up front
+        spec.make(0, np.random.default_rng(0))
+    except (ValueError, TypeError) as exc:
+        raise SkaldError(f"strategy {text!r}: {exc}") from None
+    return spec
+
+
