@@ -33,7 +33,8 @@ class Strategy:
         if params:
             allowed = ", ".join(sorted(self.params)) or "none"
             raise ValueError(
-                f"unknown parameter(s) {', '.join(sorted(params))} for strategy {self.name!r} (allowed: {allowed})"
+                f"unknown parameter(s) {', '.join(sorted(params))} for strategy {self.name!r}"
+                f" (allowed: {allowed})"
             )
 
     def choose(self, view: Any, options: Sequence[Any]) -> Any:

@@ -63,7 +63,7 @@ class Mainland:
             rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
 
     def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        kind, index, rot, r, c = (int(x) for x in option[:5])
+        kind, index, rot, r, c = option[:5].tolist()
         name = KINDS[kind]
         if name == "camp":
             card = state.data.camp_card  # type: ignore[attr-defined]

@@ -95,12 +95,36 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                      allowed, req_pairs, castle_needs_overlap, camp):
     """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
     rows, cols = items.shape
-    occ = np.zeros((rows - 1, cols - 1), dtype=np.int8)
+    n_items = allowed.shape[0]
+    # cover_mask[covered] has bit p set when item p may be placed on ``covered`` (rule 3).
+    cover_mask = np.zeros(n_items, dtype=np.uint64)
+    for covered in range(n_items):
+        for placed in range(n_items):
+            if allowed[placed, covered]:
+                cover_mask[covered] |= np.uint64(1) << np.uint64(placed)
+    # Windows worth trying: occupancy decides rules 1 and 2; the window's overlay mask packs
+    # the four cells' cover masks (16 bits each) so that one AND tests rule 3 for a layout.
+    windows = np.empty((rows - 1) * (cols - 1), dtype=np.int64)
+    masks = np.empty((rows - 1) * (cols - 1), dtype=np.uint64)
+    occupancy = np.empty((rows - 1) * (cols - 1), dtype=np.int64)
+    n_windows = 0
     for r in range(rows - 1):
         for c in range(cols - 1):
-            occ[r, c] = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
+            o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
                 items[r + 1, c + 1] != 0)
-    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1), 4), dtype=np.int16)
+            if camp:
+                if o != 0:
+                    continue
+            elif o == 0 and castle_needs_overlap:
+                continue
+            m = np.uint64(0)
+            for j in range(4):
+                m |= cover_mask[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
+            windows[n_windows] = r * (cols - 1) + c
+            masks[n_windows] = m
+            occupancy[n_windows] = o
+            n_windows += 1
+    out = np.empty((hand.shape[0] * 4 * n_windows, 4), dtype=np.int16)
     n = 0
     for h in range(hand.shape[0]):
         card = hand[h]
@@ -110,35 +134,28 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 continue
             layout = rotations[card, rot]
             advanced = False
+            bits = np.uint64(0)
             for j in range(4):
                 if layout[j] >= VILLAGE:
                     advanced = True
-            for r in range(rows - 1):
-                for c in range(cols - 1):
-                    o = occ[r, c]
-                    if camp:
-                        if o != 0:
-                            continue
-                    else:
-                        if o == 0 and (castle_needs_overlap or not castle):
-                            continue
-                        if o == 4 and not castle:
-                            continue
-                        ok = True
-                        for j in range(4):
-                            if not allowed[layout[j], items[r + j // 2, c + j % 2]]:
-                                ok = False
-                                break
-                        if not ok:
-                            continue
-                        if advanced and not requirements_met(items, owner, counts, player, layout, r, c,
-                                                             req_pairs):
-                            continue
-                    out[n, 0] = h
-                    out[n, 1] = rot
-                    out[n, 2] = r
-                    out[n, 3] = c
-                    n += 1
+                bits |= np.uint64(1) << np.uint64(layout[j] + 16 * j)
+            for w in range(n_windows):
+                if not camp:
+                    o = occupancy[w]
+                    if not castle and (o == 4 or o == 0):
+                        continue
+                    if bits & ~masks[w]:
+                        continue
+                r = windows[w] // (cols - 1)
+                c = windows[w] % (cols - 1)
+                if advanced and not camp and not requirements_met(items, owner, counts, player, layout, r, c,
+                                                                  req_pairs):
+                    continue
+                out[n, 0] = h
+                out[n, 1] = rot
+                out[n, 2] = r
+                out[n, 3] = c
+                n += 1
     return out[:n]
 
 
@@ -217,14 +234,16 @@ def score_board(items, owner, n_players, points):
 def evaluate_placements(items, owner, n_players, player, hand, rotations, options, points):
     """For each option: every seat's score after it, and the items it covers.
 
-    Returns ``scores_after (m, n_players)``, ``covered_own (m, n_items)`` and
-    ``covered_other (m, n_items)`` (items of the mover's / other seats' colours covered).
+    Returns ``scores_after (m, n_players)``, ``covered_own (m, n_items)``,
+    ``covered_other (m, n_items)`` (items of the mover's / other seats' colours covered) and
+    ``placed (m, n_items)`` (items the card lays down).
     """
     m = options.shape[0]
     n_items = points.shape[0]
     scores_after = np.empty((m, n_players), dtype=np.float64)
     covered_own = np.zeros((m, n_items), dtype=np.int64)
     covered_other = np.zeros((m, n_items), dtype=np.int64)
+    placed = np.zeros((m, n_items), dtype=np.int64)
     saved_items = np.empty(4, dtype=items.dtype)
     saved_owner = np.empty(4, dtype=owner.dtype)
     for i in range(m):
@@ -243,10 +262,11 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
                     covered_other[i, items[rr, cc]] += 1
             items[rr, cc] = layout[j]
             owner[rr, cc] = player
+            placed[i, layout[j]] += 1
         s = score_board(items, owner, n_players, points)
         for p in range(n_players):
             scores_after[i, p] = s[p, 0]
         for j in range(4):
             items[r + j // 2, c + j % 2] = saved_items[j]
             owner[r + j // 2, c + j % 2] = saved_owner[j]
-    return scores_after, covered_own, covered_other
+    return scores_after, covered_own, covered_other, placed

@@ -91,7 +91,7 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
     """Apply one option for the seat to move, validating it against the rules."""
     if seat != state.current or state.phase == OVER:
         raise _illegal(state, seat, option, f"it is seat {state.current}'s turn")
-    kind, index, rot, r, c = (int(x) for x in option[:5])
+    kind, index, rot, r, c = option[:5].tolist()
     hand = state.hands[seat]
     if state.phase == CAMP:
         if kind != PLACE_CAMP:

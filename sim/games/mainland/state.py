@@ -35,6 +35,8 @@ class MainlandState:
     round: int = 0  # 0 while camps are placed, then 1, 2, ...
     scores: np.ndarray | None = None  # (n_players, 4) cache from kernels.score_board
     stats: dict[str, list[int]] = field(default_factory=dict)  # placements/passes/... per seat
+    #: read-only views of items/owner/counts handed to strategies (made once, see view.py)
+    public_arrays: tuple[np.ndarray, ...] | None = None
 
     @property
     def out(self) -> list[bool]:

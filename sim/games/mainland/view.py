@@ -7,7 +7,7 @@ Discard piles are face up (ruling R9), so they are public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,8 +21,9 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return view
 
 
-@dataclass(frozen=True, slots=True)
-class MainlandView:
+class MainlandView(NamedTuple):
+    """A read-only snapshot for one seat (a NamedTuple: cheap to build on every decision)."""
+
     seat: int
     n_players: int
     phase: int  # state.CAMP / START / PLACE
@@ -41,15 +42,20 @@ class MainlandView:
 
 
 def view_of(state: MainlandState, data: MainlandData, seat: int) -> MainlandView:
+    public = state.public_arrays
+    if public is None or public[0].base is not state.items:
+        public = state.public_arrays = (_frozen(state.items), _frozen(state.owner), _frozen(state.counts))
+    scores = state.scores
+    scores.flags.writeable = False  # a fresh array after every placement; nobody writes to it
     return MainlandView(
         seat=seat,
         n_players=state.n_players,
         phase=state.phase,
         round=state.round,
-        items=_frozen(state.items),
-        owner=_frozen(state.owner),
-        counts=_frozen(state.counts),
-        scores=_frozen(state.scores),
+        items=public[0],
+        owner=public[1],
+        counts=public[2],
+        scores=scores,
         hand=tuple(state.hands[seat]),
         hand_sizes=tuple(len(h) for h in state.hands),
         deck_sizes=tuple(len(d) for d in state.decks),

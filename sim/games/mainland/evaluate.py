@@ -1,0 +1,52 @@
+"""Look-ahead helpers for Mainland strategies: they work on a seat's view, never the state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.games.mainland import kernels
+from sim.games.mainland.rules import ALLOWED, REQ_PAIRS
+from sim.games.mainland.state import CAMP, PLACE_CAMP, PLACE_CARD
+from sim.games.mainland.view import MainlandView
+
+
+def hand_placements(view: MainlandView) -> np.ndarray:
+    """Legal ``(hand_index, rotation, row, col)`` for the viewer's hand as it is now."""
+    camp = view.phase == CAMP
+    cards = np.array([view.data.camp_card] if camp else view.hand, dtype=np.int64)
+    return kernels.legal_placements(
+        view.items, view.owner, view.counts, view.seat, cards, view.data.rotations,
+        view.data.unique_rotation, view.data.is_castle_card, ALLOWED, REQ_PAIRS,
+        bool(view.rules["castle_needs_overlap"]), camp,
+    )
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What each placement option would do: rows match the ``options`` passed in."""
+
+    rows: np.ndarray  # indices into options of the placement rows
+    scores_after: np.ndarray  # (m, n_players) total scores after the placement
+    covered_own: np.ndarray  # (m, n_items) own items covered
+    covered_other: np.ndarray  # (m, n_items) opponents' items covered
+    placed: np.ndarray  # (m, n_items) items laid down
+    scores_now: np.ndarray  # (n_players,) total scores before the placement
+
+    @property
+    def gain(self) -> np.ndarray:
+        """Change of each seat's score, (m, n_players)."""
+        return self.scores_after - self.scores_now
+
+
+def evaluate(view: MainlandView, options: np.ndarray) -> Evaluation:
+    """Score every placement row of ``options`` for every seat (camp rows included)."""
+    rows = np.flatnonzero((options[:, 0] == PLACE_CARD) | (options[:, 0] == PLACE_CAMP))
+    places = options[rows, 1:5].astype(np.int64)
+    cards = np.array([view.data.camp_card] if view.phase == CAMP else view.hand, dtype=np.int64)
+    after, own, other, placed = kernels.evaluate_placements(
+        view.items.copy(), view.owner.copy(), view.n_players, view.seat, cards, view.data.rotations,
+        places, view.data.points,
+    )
+    return Evaluation(rows, after, own, other, placed, view.scores[:, 0].copy())

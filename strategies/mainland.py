@@ -1,0 +1,107 @@
+"""Scripted Mainland strategies: ``greedy``, ``builder`` and ``raider``.
+
+All of them see only their seat's view and use the look-ahead in
+``sim.games.mainland.evaluate`` (one ply: every legal placement of every card in hand).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.games.mainland.evaluate import Evaluation, evaluate, hand_placements
+from sim.games.mainland.items import (
+    CASTLE, GOLD, RIDER, TOWER, VILLAGE, WARRIOR, WHEAT, WOOD,
+)
+from sim.games.mainland.state import GATHER, KEEP, PASS, REPLACE, START
+from sim.games.mainland.view import MainlandView
+from strategies.base import Strategy
+
+REQUIREMENT_ITEMS = np.array([WHEAT, WOOD, GOLD, VILLAGE, TOWER, WARRIOR, RIDER])
+#: how far up the chain village -> tower -> warrior -> rider -> castle an item stands
+CHAIN_LEVEL = {VILLAGE: 1, TOWER: 2, WARRIOR: 3, RIDER: 4, CASTLE: 5}
+
+
+class OnePlyStrategy(Strategy):
+    """Shared turn logic; subclasses rate placements with ``value``.
+
+    Start of turn: replace a card that cannot be placed anywhere (step 1, line 89); with
+    no playable card and an empty deck, gather the clan (line 143) while at least two
+    tokens remain (with one it is useless, line 241); otherwise keep.
+    Placement: the best ``value``; ties go to the option that leaves opponents lowest, then
+    to the strategy's own random draw.  Pass only when nothing can be placed.
+    """
+
+    games = ("mainland",)
+
+    def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
+        raise NotImplementedError
+
+    def choose(self, view: MainlandView, options: np.ndarray) -> Any:
+        if view.phase == START:
+            return self.start_of_turn(view, options)
+        ev = evaluate(view, options)
+        if len(ev.rows) == 0:
+            return options[np.flatnonzero(options[:, 0] == PASS)[0]]
+        value = self.value(view, ev)
+        others = np.delete(ev.scores_after, view.seat, axis=1).sum(axis=1)
+        best = np.flatnonzero(value >= value.max() - 1e-9)
+        best = best[others[best] <= others[best].min() + 1e-9]
+        return options[ev.rows[best[int(self.rng.integers(len(best)))]]]
+
+    def start_of_turn(self, view: MainlandView, options: np.ndarray) -> Any:
+        kinds = options[:, 0]
+        playable = np.zeros(len(view.hand), dtype=bool)
+        playable[np.unique(hand_placements(view)[:, 0])] = True
+        if playable.all():
+            return options[np.flatnonzero(kinds == KEEP)[0]]
+        replace = np.flatnonzero(kinds == REPLACE)
+        if len(replace):
+            dead = [i for i in replace if not playable[options[i, 1]]]
+            return options[dead[0]]
+        if not playable.any() and view.tokens[view.seat] >= 2 and view.discards[view.seat]:
+            return options[np.flatnonzero(kinds == GATHER)[0]]
+        return options[np.flatnonzero(kinds == KEEP)[0]]
+
+
+class GreedyStrategy(OnePlyStrategy):
+    """``greedy``: the best immediate gain of its own score."""
+
+    name = "greedy"
+
+    def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
+        return ev.gain[:, view.seat]
+
+
+class BuilderStrategy(OnePlyStrategy):
+    """``builder``: climbs village -> tower -> warrior -> rider -> castle and guards its requirements.
+
+    value = own gain + climb x (chain level of the advanced items laid)
+            - protect x (own requirement items covered).
+    """
+
+    name = "builder"
+    params = {"climb": (float, 1.0), "protect": (float, 1.5)}
+
+    def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
+        climb = sum(level * ev.placed[:, item] for item, level in CHAIN_LEVEL.items())
+        guarded = ev.covered_own[:, REQUIREMENT_ITEMS].sum(axis=1)
+        return ev.gain[:, view.seat] + self.climb * climb - self.protect * guarded
+
+
+class RaiderStrategy(OnePlyStrategy):
+    """``raider``: covers opponents' requirement items and breaks their Mainland.
+
+    value = own gain + aggression x (opponents' total score lost)
+            + aggression x (opponents' requirement items covered).
+    """
+
+    name = "raider"
+    params = {"aggression": (float, 1.0)}
+
+    def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
+        gain = ev.gain
+        harm = -np.delete(gain, view.seat, axis=1).sum(axis=1)
+        raided = ev.covered_other[:, REQUIREMENT_ITEMS].sum(axis=1)
+        return gain[:, view.seat] + self.aggression * (harm + raided)
