@@ -1,0 +1,1 @@
+"""Reading and summarising Skald records (Parquet) with polars."""

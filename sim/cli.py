@@ -1,0 +1,277 @@
+"""The ``skald`` command line (typer): run, bench, games, strategies, rules.
+
+``main`` turns user errors (``SkaldError``, bad options, missing arguments, bad numbers)
+into one line on stderr and exit code 2, with no traceback; Ctrl-C exits with 130.
+Set ``SKALD_DEBUG=1`` to see the traceback of an error as well.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from typer.core import TyperCommand
+
+from sim import seats as seating
+from sim.errors import SkaldError
+from sim.games import GAMES, get_game
+
+try:  # recent typer vendors click as typer._click; older versions use click itself
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
+
+app = typer.Typer(
+    name="skald",
+    help="Simulate board games between scripted strategies and write per-turn records to Parquet.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+class GameCommand(TyperCommand):
+    """A command whose GAME argument is checked even with ``--help``.
+
+    So ``skald run nosuchgame --help`` fails (exit 2) instead of printing help.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if any(a in ctx.help_option_names for a in args):
+            try:
+                opts, _, _ = self.make_parser(ctx).parse_args(args=list(args))
+            except ClickException:
+                opts = {}
+            if isinstance(opts.get("game"), str):
+                get_game(opts["game"])
+        return super().parse_args(ctx, args)
+
+
+def _default_players(game: Any) -> int:
+    return max(game.min_players, min(4, game.max_players))
+
+
+@app.command("run", cls=GameCommand)
+def run_command(
+    game: Annotated[str, typer.Argument(help="Game name (see `skald games`).")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game (default: min(4, max players)).")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="Number of games to play.")] = 200,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            "-s",
+            help="Comma-separated strategy specs, one per player, or one for all seats"
+            " (NAME, NAME:key=value, package.module:Class) (default: greedy,random,... repeated).",
+        ),
+    ] = None,
+    seats: Annotated[
+        str, typer.Option("--seats", help=f"Seat assignment: {' | '.join(seating.MODES)}.")
+    ] = seating.DEFAULT_MODE,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores.")] = -1,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed; each game's seed derives from it.")] = 42,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Output folder (default: results/GAME-Np-Gg-seedS)."),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace an existing output folder.")
+    ] = False,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", help="Rule switch NAME=VALUE (repeatable; see `skald rules`)."),
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Component data file instead of the packaged one.")
+    ] = None,
+    max_decisions: Annotated[
+        int | None, typer.Option("--max-decisions", help="Truncate a game after this many decisions.")
+    ] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option("--chunk-size", help="Games per Parquet part (default: ceil(games/64), at most 250)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Play GAMES games and write games/, seats/, turns/ Parquet parts and manifest.json."""
+    from sim import rules as rulebook
+    from sim.report import print_summary
+    from sim.runner import RunConfig, run
+
+    spec = get_game(game)
+    n = players if players is not None else _default_players(spec)
+    texts = strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n]
+    if games >= 1 and seats in seating.MODES and spec.min_players <= n <= spec.max_players:
+        rounded = seating.round_games(seats, n, games)
+        if rounded != games and not quiet:
+            size = seating.block_size(seats, n)
+            err.print(
+                f"note: --games {games} rounded up to {rounded} (whole blocks of {size} for --seats {seats})"
+            )
+    config = RunConfig(
+        game=game,
+        players=n,
+        games=games,
+        strategies=texts,
+        seats=seats,
+        jobs=jobs,
+        seed=seed,
+        out=out_dir,
+        rules=rulebook.parse_assignments(rule or []),
+        data=data,
+        max_decisions=max_decisions,
+        chunk_size=chunk_size,
+        overwrite=overwrite,
+        progress=not quiet,
+    )
+    summary = run(config)
+    if not quiet:
+        print_summary(summary, out)
+
+
+@app.command("bench", cls=GameCommand)
+def bench_command(
+    game: Annotated[str, typer.Argument(help="Game name (see `skald games`).")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players per game.")] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", "-g", help="Games per configuration (default: a time budget).")
+    ] = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="Time budget per configuration.")] = 5.0,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed.")] = 42,
+) -> None:
+    """Games/s and decisions/s for random and greedy in every seat, with 1 and 2 workers."""
+    from sim.bench import bench
+
+    spec = get_game(game)
+    n = players if players is not None else _default_players(spec)
+    table = Table(title=f"{game} benchmark, {n} players")
+    for name in ("strategy", "jobs", "games", "decisions", "seconds", "games/s", "decisions/s"):
+        table.add_column(name, justify="left" if name == "strategy" else "right")
+    for row in bench(game, n, seconds=seconds, games=games, seed=seed):
+        if "skipped" in row:
+            err.print(f"note: skipped strategy {row['strategy']!r}: {row['skipped']}")
+        elif as_json:
+            print(json.dumps(row), flush=True)
+        else:
+            table.add_row(
+                row["strategy"],
+                str(row["jobs"]),
+                f"{row['games']:,}",
+                f"{row['decisions']:,}",
+                f"{row['seconds']:.2f}",
+                f"{row['games_per_s']:,.1f}",
+                f"{row['decisions_per_s']:,.0f}",
+            )
+    if not as_json:
+        out.print(table)
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games and their player counts."""
+    table = Table(title="games")
+    for name in ("game", "players", "rule switches", "max decisions"):
+        table.add_column(name)
+    for name in sorted(GAMES):
+        try:
+            game = get_game(name)
+        except Exception as exc:  # a registered game that cannot be imported yet
+            table.add_row(name, "-", "-", f"unavailable: {type(exc).__name__}: {exc}")
+            continue
+        table.add_row(
+            name,
+            f"{game.min_players}-{game.max_players}",
+            ", ".join(s.name for s in game.rule_switches) or "-",
+            str(game.default_max_decisions),
+        )
+    out.print(table)
+
+
+@app.command("strategies", cls=GameCommand)
+def strategies_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+    """List the built-in strategies that play GAME, and their parameters."""
+    from strategies.registry import builtin_names, parse_spec
+
+    spec = get_game(game)
+    table = Table(title=f"strategies for {spec.name} (or your own: package.module:Class[:key=value...])")
+    for name in ("strategy", "class", "parameters (key=default)", "about"):
+        table.add_column(name)
+    for name in builtin_names(spec.name):
+        cls = parse_spec(name, spec.name).cls
+        params = ", ".join(f"{k}={d!r} ({t.__name__})" for k, (t, d) in cls.params.items()) or "-"
+        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        table.add_row(name, f"{cls.__module__}:{cls.__qualname__}", params, about)
+    out.print(table)
+
+
+@app.command("rules", cls=GameCommand)
+def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+    """List GAME's rule switches (--rule NAME=VALUE) with defaults, choices and rulings."""
+    spec = get_game(game)
+    table = Table(title=f"rule switches of {spec.name}", show_lines=True)
+    for name in ("rule", "default", "choices", "ruling"):
+        table.add_column(name)
+    for switch in spec.rule_switches:
+        choices = ", ".join(map(str, switch.choices)) or "any"
+        table.add_row(switch.name, str(switch.default), choices, switch.doc)
+    if not spec.rule_switches:
+        out.print(f"{spec.name} has no rule switches")
+        return
+    out.print(table)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(message: str, code: int, exc: BaseException | None = None) -> int:
+    if exc is not None and os.environ.get("SKALD_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    print(f"error: {_one_line(message)}", file=sys.stderr, flush=True)
+    return code
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``skald`` console script; exits with 0, 2 (user error) or 130 (Ctrl-C)."""
+    raise SystemExit(_main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
+    try:
+        result = app(args=argv, prog_name="skald", standalone_mode=False)
+    except SkaldError as exc:
+        return _fail(str(exc), 2, exc)
+    except NoArgsIsHelpError as exc:
+        print(exc.format_message())
+        return 0
+    except ClickException as exc:
+        hint = ""
+        ctx = getattr(exc, "ctx", None)
+        if ctx is not None:
+            hint = f" (see: {ctx.command_path} --help)"
+        return _fail(exc.format_message() + hint, 2, exc)
+    except (KeyboardInterrupt, typer.Abort) as exc:
+        return _fail("interrupted", 130, exc)
+    except typer.Exit as exc:
+        return exc.exit_code
+    except BrokenPipeError:
+        return 1
+    if isinstance(result, int) and result == 130:  # typer turns Ctrl-C into Exit(130)
+        print("error: interrupted", file=sys.stderr)
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    main()

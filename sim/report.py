@@ -1,0 +1,88 @@
+"""Terminal output with rich: the progress bar of a run and its closing summary."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from sim.runner import RunSummary
+
+stderr = Console(stderr=True)
+
+
+@contextmanager
+def progress_bar(
+    total: int, *, enabled: bool = True, label: str = "games"
+) -> Iterator[Callable[[int], None]]:
+    """A context giving ``advance(n_games)``; shows games done, games/s and ETA on stderr."""
+    if not enabled:
+        yield lambda n: None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    start = time.perf_counter()
+    with Progress(*columns, console=stderr, transient=False) as progress:
+        task = progress.add_task(label, total=total, rate="")
+        done = 0
+
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            elapsed = time.perf_counter() - start
+            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            progress.update(task, advance=n, rate=rate)
+
+        try:
+            yield advance
+        except BaseException:
+            progress.remove_task(task)  # leave no half bar above the error line
+            raise
+
+
+def summary_tables(summary: RunSummary) -> list[Table]:
+    """Win shares per strategy and per seat, and the run's totals, as rich tables."""
+    baseline = 1.0 / summary.players
+    by_strategy = Table(title=f"win share per strategy (parity {baseline:.3f} per seat)")
+    for name in ("strategy", "seat-games", "wins", "win rate"):
+        by_strategy.add_column(name, justify="left" if name == "strategy" else "right")
+    for row in summary.strategies:
+        by_strategy.add_row(
+            row["strategy"], f"{row['seat_games']:,}", f"{row['wins']:,.1f}", f"{row['win_rate']:.3f}"
+        )
+    by_seat = Table(title="win share per seat")
+    for name in ("seat", "games", "wins", "win rate"):
+        by_seat.add_column(name, justify="right")
+    for row in summary.seats:
+        by_seat.add_row(
+            str(row["seat"]), f"{row['games']:,}", f"{row['wins']:,.1f}", f"{row['win_rate']:.3f}"
+        )
+    totals = Table(title="run", show_header=False)
+    totals.add_column("what")
+    totals.add_column("value", justify="right")
+    totals.add_row("games", f"{summary.games:,}")
+    totals.add_row("truncated", f"{summary.truncated:,}")
+    totals.add_row("decisions", f"{summary.decisions:,}")
+    totals.add_row("games/s", f"{summary.games_per_second:,.1f}")
+    totals.add_row("seconds", f"{summary.wall_seconds:,.2f}")
+    totals.add_row("records", str(summary.out))
+    return [by_strategy, by_seat, totals]
+
+
+def print_summary(summary: RunSummary, console: Console | None = None) -> None:
+    """Print ``summary_tables(summary)``."""
+    console = console or Console()
+    for table in summary_tables(summary):
+        console.print(table)

@@ -1,0 +1,126 @@
+"""The command line: clean one-line errors (exit 2), runs, listings and the benchmark."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from tests.toy_game import HIGH
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    captured = capsys.readouterr()
+    return int(info.value.code or 0), captured.out, captured.err
+
+
+def run_args(out: Path, *extra: str) -> list[str]:
+    args = ["run", "secretbid", "--players", "3", "--games", "6", "--strategies", f"{HIGH},random,random"]
+    args += ["--seed", "3", "--jobs", "1", "--out", str(out), *extra]
+    return args
+
+
+def test_run_writes_records_and_prints_a_summary(registered: str, tmp_path: Path, capsys) -> None:
+    code, out, err = cli(capsys, *run_args(tmp_path / "r", "--rule", "bonus=1", "--chunk-size", "2"))
+    assert code == 0, err
+    assert "win share per strategy" in out and "random" in out
+    assert len(list((tmp_path / "r" / "turns").glob("part-*.parquet"))) == 3
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["config"]["rules"]["bonus"] == 1.0
+
+
+def test_rounding_notice(registered: str, tmp_path: Path, capsys) -> None:
+    code, _, err = cli(capsys, *run_args(tmp_path / "r", "--games", "5", "--quiet"))
+    assert code == 0
+    assert "rounded up to 6" not in err  # quiet
+    code, _, err = cli(capsys, *run_args(tmp_path / "s", "--games", "5"))
+    assert code == 0 and "rounded up to 6" in err
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ["--players", "9"],
+        ["--games", "0"],
+        ["--games", "many"],
+        ["--jobs", "0"],
+        ["--strategies", "no-such-strategy"],
+        ["--strategies", "random,random"],
+        ["--seats", "shuffle"],
+        ["--rule", "nope=1"],
+        ["--rule", "endless=maybe"],
+        ["--rule", "endless"],
+        ["--data", "/no/such/file.json"],
+        ["--bogus-option"],
+    ],
+)
+def test_bad_input_is_one_clean_line_and_exit_2(
+    registered: str, tmp_path: Path, capsys, change: list[str]
+) -> None:
+    args = run_args(tmp_path / "out")
+    if change[0] in args:
+        args[args.index(change[0]) + 1] = change[1]
+    else:
+        args += change
+    code, out, err = cli(capsys, *args)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert "Traceback" not in out + err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_output_folder_is_refused(registered: str, tmp_path: Path, capsys) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "keep.txt").write_text("x")
+    code, _, err = cli(capsys, *run_args(tmp_path / "out"))
+    assert code == 2 and "--overwrite" in err
+    assert (tmp_path / "out" / "keep.txt").exists()
+
+
+def test_unknown_game_fails_even_with_help(capsys) -> None:
+    for args in (["run", "nosuchgame"], ["run", "nosuchgame", "--help"], ["rules", "nosuchgame"]):
+        code, _, err = cli(capsys, *args)
+        assert code == 2 and err.startswith("error: unknown game 'nosuchgame'"), args
+
+
+def test_missing_argument_is_a_usage_error(capsys) -> None:
+    code, _, err = cli(capsys, "run")
+    assert code == 2 and err.count("\n") == 1 and "Missing argument" in err
+
+
+def test_listings(registered: str, capsys) -> None:
+    code, out, _ = cli(capsys, "games")
+    assert code == 0 and "secretbid" in out and "2-4" in out
+    code, out, _ = cli(capsys, "rules", "secretbid")
+    assert code == 0 and "endless" in out and "rounds" in out
+    code, out, _ = cli(capsys, "strategies", "secretbid")
+    assert code == 0 and "random" in out
+
+
+def test_bench_json_lines(registered: str, capsys) -> None:
+    code, out, err = cli(capsys, "bench", "secretbid", "--json", "--players", "2", "--games", "4")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["strategy"], r["jobs"]) for r in rows] == [("random", 1), ("random", 2)]
+    for row in rows:
+        assert {"game", "players", "strategy", "jobs", "games_per_s", "decisions_per_s"} <= set(row)
+        assert row["games"] >= 4 and row["games_per_s"] > 0
+    assert "skipped strategy 'greedy'" in err
+
+
+def test_console_entry_point_error_in_a_fresh_process(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "run", "nosuchgame", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "unknown game" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "x").exists()

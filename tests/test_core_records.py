@@ -1,0 +1,44 @@
+"""analysis.records: scanning parts and win rates with Wilson intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis.records import scan, seat_win_rates, strategy_win_rates, wilson
+from sim.errors import SkaldError
+from tests.toy_game import toy_run
+
+
+def test_scan_and_win_rates(tmp_path: Path) -> None:
+    summary = toy_run(tmp_path / "r", games=12, seats="exhaustive", players=3)
+    assert scan(tmp_path / "r", "games").collect().height == 12
+    by_seat = seat_win_rates(tmp_path / "r")
+    assert by_seat["seat"].to_list() == [0, 1, 2]
+    assert by_seat["games"].to_list() == [12, 12, 12]
+    assert by_seat["wins"].sum() == pytest.approx(12.0)
+    by_strategy = strategy_win_rates(tmp_path / "r")
+    assert set(by_strategy["strategy"]) == {row["strategy"] for row in summary.strategies}
+    rates = {row["strategy"]: row["win_rate"] for row in summary.strategies}
+    for row in by_strategy.iter_rows(named=True):
+        assert row["win_rate"] == pytest.approx(rates[row["strategy"]])
+        assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+
+
+def test_wilson_matches_the_formula() -> None:
+    frame = pl.DataFrame({"p": [0.5, 0.0, 0.9], "n": [100.0, 10.0, 50.0]})
+    low, high = wilson(pl.col("p"), pl.col("n"))
+    bounds = frame.select(low.alias("lo"), high.alias("hi"))
+    assert bounds["lo"][0] == pytest.approx(0.4038, abs=1e-4)
+    assert bounds["hi"][0] == pytest.approx(0.5962, abs=1e-4)
+    assert bounds["lo"][1] == pytest.approx(0.0, abs=1e-12)
+    assert bounds["hi"][1] == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_missing_records_are_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SkaldError, match="no seats records"):
+        scan(tmp_path, "seats")
+    with pytest.raises(SkaldError, match="unknown table"):
+        scan(tmp_path, "moves")
