@@ -12,7 +12,14 @@ import numpy as np
 
 from sim.games.mainland.evaluate import Evaluation, evaluate, hand_placements
 from sim.games.mainland.items import (
-    CASTLE, GOLD, RIDER, TOWER, VILLAGE, WARRIOR, WHEAT, WOOD,
+    CASTLE,
+    GOLD,
+    RIDER,
+    TOWER,
+    VILLAGE,
+    WARRIOR,
+    WHEAT,
+    WOOD,
 )
 from sim.games.mainland.state import GATHER, KEEP, PASS, REPLACE, START
 from sim.games.mainland.view import MainlandView

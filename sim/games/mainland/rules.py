@@ -14,7 +14,17 @@ from sim.games.mainland import kernels
 from sim.games.mainland.data import MainlandData
 from sim.games.mainland.items import N_ITEMS, overlay_matrix, requirement_pairs
 from sim.games.mainland.state import (
-    CAMP, GATHER, KEEP, OVER, PASS, PLACE, PLACE_CAMP, PLACE_CARD, REPLACE, START, MainlandState,
+    CAMP,
+    GATHER,
+    KEEP,
+    OVER,
+    PASS,
+    PLACE,
+    PLACE_CAMP,
+    PLACE_CARD,
+    REPLACE,
+    START,
+    MainlandState,
 )
 
 ALLOWED = overlay_matrix()
