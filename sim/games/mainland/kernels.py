@@ -104,31 +104,39 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 cover_mask[covered] |= np.uint64(1) << np.uint64(placed)
     # Windows worth trying: occupancy decides rules 1 and 2; the window's overlay mask packs
     # the four cells' cover masks (16 bits each) so that one AND tests rule 3 for a layout.
-    windows = np.empty((rows - 1) * (cols - 1), dtype=np.int64)
-    masks = np.empty((rows - 1) * (cols - 1), dtype=np.uint64)
-    occupancy = np.empty((rows - 1) * (cols - 1), dtype=np.int64)
+    # Windows partly covered (or, for camps, empty) come first: every card may use them;
+    # the rest (fully covered, or empty when castles need no overlap) only castle cards.
+    size = (rows - 1) * (cols - 1)
+    windows = np.empty(size, dtype=np.int64)
+    masks = np.empty(size, dtype=np.uint64)
+    n_partial = 0
     n_windows = 0
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
-                items[r + 1, c + 1] != 0)
-            if camp:
-                if o != 0:
+    for castle_only in (False, True):
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
+                    items[r + 1, c + 1] != 0)
+                if camp:
+                    usable = o == 0 and not castle_only
+                elif castle_only:
+                    usable = o == 4 or (o == 0 and not castle_needs_overlap)
+                else:
+                    usable = 0 < o < 4
+                if not usable:
                     continue
-            elif o == 0 and castle_needs_overlap:
-                continue
-            m = np.uint64(0)
-            for j in range(4):
-                m |= cover_mask[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
-            windows[n_windows] = r * (cols - 1) + c
-            masks[n_windows] = m
-            occupancy[n_windows] = o
-            n_windows += 1
+                m = np.uint64(0)
+                for j in range(4):
+                    m |= cover_mask[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
+                windows[n_windows] = r * (cols - 1) + c
+                masks[n_windows] = m
+                n_windows += 1
+        if not castle_only:
+            n_partial = n_windows
     out = np.empty((hand.shape[0] * 4 * n_windows, 4), dtype=np.int16)
     n = 0
     for h in range(hand.shape[0]):
         card = hand[h]
-        castle = is_castle_card[card]
+        last = n_windows if is_castle_card[card] else n_partial
         for rot in range(4):
             if not unique_rotation[card, rot]:
                 continue
@@ -139,13 +147,9 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 if layout[j] >= VILLAGE:
                     advanced = True
                 bits |= np.uint64(1) << np.uint64(layout[j] + 16 * j)
-            for w in range(n_windows):
-                if not camp:
-                    o = occupancy[w]
-                    if not castle and (o == 4 or o == 0):
-                        continue
-                    if bits & ~masks[w]:
-                        continue
+            for w in range(last):
+                if not camp and bits & ~masks[w]:
+                    continue
                 r = windows[w] // (cols - 1)
                 c = windows[w] % (cols - 1)
                 if advanced and not camp and not requirements_met(items, owner, counts, player, layout, r, c,

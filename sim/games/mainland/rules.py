@@ -7,6 +7,8 @@ clan gathering, line 143), then the placement (step 2, line 93) or a pass (line 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from sim.errors import IllegalChoice
@@ -77,16 +79,21 @@ def _rows(kind: int, places: np.ndarray) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _start_options(replaceable: int) -> np.ndarray:
+    """Keep; replace hand card i (step 1 needs a first card of the deck, line 91); gather
+    (line 143; offered even with one token, line 241)."""
+    rows = [(KEEP, 0, 0, 0, 0)] + [(REPLACE, i, 0, 0, 0) for i in range(replaceable)]
+    rows.append((GATHER, 0, 0, 0, 0))
+    return np.array(rows, dtype=np.int16)
+
+
 def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
     """The seat's options now, as int16 rows (kind, hand_index, rotation, row, col)."""
     if state.phase == CAMP:
         return _rows(PLACE_CAMP, placements(state, data, seat, np.array([data.camp_card])))
     if state.phase == START:
-        rows = [(KEEP, 0, 0, 0, 0)]
-        if state.decks[seat]:  # step 1 needs a first card of the deck (line 91)
-            rows += [(REPLACE, i, 0, 0, 0) for i in range(len(state.hands[seat]))]
-        rows.append((GATHER, 0, 0, 0, 0))  # line 143; allowed even with one token (line 241)
-        return np.array(rows, dtype=np.int16)
+        return _start_options(len(state.hands[seat]) if state.decks[seat] else 0).copy()
     hand = np.array(state.hands[seat], dtype=np.int64)
     places = _rows(PLACE_CARD, placements(state, data, seat, hand))
     return np.concatenate([places, np.array([(PASS, 0, 0, 0, 0)], dtype=np.int16)])
