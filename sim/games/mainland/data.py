@@ -13,6 +13,7 @@ from sim.errors import SkaldError
 from sim.games.mainland.items import CAMP, CASTLE, CODE, ITEMS, N_ITEMS
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "mainland.toml"
+PLAYER_COUNTS = (2, 3, 4)
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,21 @@ def rotate(items: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 def _value(table: dict, key: str, where: str, reconstructed: list[str]) -> object:
     entry = table.get(key)
-    if not isinstance(entry, dict) or "value" not in entry or entry.get("source") not in (
-        "printed",
-        "reconstructed",
-    ):
-        raise SkaldError(f"{where}.{key}: needs value and source = 'printed' or 'reconstructed'")
-    if entry["source"] == "reconstructed":
-        reconstructed.append(f"{where}.{key}")
+    if not isinstance(entry, dict) or "value" not in entry:
+        raise ValueError(f"{where}.{key} needs a value")
+    _mark(entry, f"{where}.{key}", reconstructed)
     return entry["value"]
+
+
+def _mark(entry: dict, name: str, reconstructed: list[str]) -> None:
+    """Every value says where it comes from: printed (with ref) or reconstructed (with reason)."""
+    source = entry.get("source")
+    if source == "printed" and entry.get("ref"):
+        return
+    if source == "reconstructed" and entry.get("reason"):
+        reconstructed.append(name)
+        return
+    raise ValueError(f"{name} needs source = 'printed' with a ref, or 'reconstructed' with a reason")
 
 
 def load(path: str | Path | None = None) -> MainlandData:
@@ -85,9 +93,11 @@ def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
         rows, cols = int(entry["rows"]), int(entry["cols"])
         if not (2 <= rows <= 64 and 2 <= cols <= 64):
             raise ValueError(f"board.{players} must be 2..64 tiles each way")
-        if entry.get("source") == "reconstructed":
-            reconstructed.append(f"board.{players}")
+        _mark(entry, f"board.{players}", reconstructed)
         board[int(players)] = (rows, cols)
+    missing = [str(n) for n in PLAYER_COUNTS if n not in board]
+    if missing:
+        raise ValueError(f"no board limits for {', '.join(missing)} players (need [board.2] to [board.4])")
     points = np.zeros((N_ITEMS, 2), dtype=np.int64)
     for name, entry in doc["points"].items():
         if name not in CODE:
@@ -100,8 +110,7 @@ def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
         names = card["items"]
         if len(names) != 4 or any(n not in CODE or n == "empty" for n in names):
             raise ValueError(f"cards[{i}] ({card.get('id')}): items must be 4 of {', '.join(ITEMS[1:])}")
-        if card.get("source") == "reconstructed":
-            reconstructed.append(f"cards.{card['id']}")
+        _mark(card, f"cards.{card.get('id', i)}", reconstructed)
         layout = tuple(CODE[n] for n in names)
         seen, rots, uniq = set(), [], []
         for _ in range(4):
@@ -121,7 +130,12 @@ def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
     for layout in rot[:, 0]:
         for item in layout:
             counts[item] += 1
+    unlisted = sorted(set(ITEMS[1:]) - set(doc["counts"]))
+    if unlisted:
+        raise ValueError(f"counts lacks {', '.join(unlisted)} (every item's count per clan is needed)")
     for name, entry in doc["counts"].items():
+        if name not in CODE or name == "empty":
+            raise ValueError(f"counts.{name}: unknown item (allowed: {', '.join(ITEMS[1:])})")
         want = int(_value(doc["counts"], name, "counts", reconstructed))
         if counts[CODE[name]] != want:
             raise ValueError(f"the cards carry {counts[CODE[name]]} {name} but counts.{name} says {want}")

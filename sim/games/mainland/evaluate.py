@@ -19,7 +19,7 @@ def hand_placements(view: MainlandView) -> np.ndarray:
     return kernels.legal_placements(
         view.items, view.owner, view.counts, view.seat, cards, view.data.rotations,
         view.data.unique_rotation, view.data.is_castle_card, ALLOWED, REQ_PAIRS,
-        bool(view.rules["castle_needs_overlap"]), camp,
+        bool(view.rules["castle_needs_overlap"]), camp, bool(view.rules["card_meets_own_requirements"]),
     )
 
 

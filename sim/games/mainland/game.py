@@ -22,6 +22,14 @@ RULE_SWITCHES = (
         doc="R4: a castle card is exempt from rule 2 only ('does not need to overlap empty space', "
         "mainland.txt:129,257); false also exempts it from rule 1 ('can be placed anywhere').",
     ),
+    RuleSwitch(
+        name="card_meets_own_requirements",
+        default=False,
+        choices=(True, False),
+        doc="R3b: by default the requirements must already be in your territories when you play the card "
+        "('before playing a village, you must have...', mainland.txt:115); true lets the card's own items "
+        "count (a village-and-tower card would then supply its own village).",
+    ),
 )
 
 

@@ -27,13 +27,15 @@ REASONS = (
 
 
 @njit(cache=True)
-def requirements_met(items, owner, counts, player, layout, r, c, req_pairs) -> bool:
+def requirements_met(items, owner, counts, player, layout, r, c, req_pairs, card_meets_own=False) -> bool:
     """After the card lies at (r, c), does ``player`` hold one requirement per advanced item?
 
     Counts are over the player's visible items after the placement: covered items no
     longer count (line 243), so an advanced item cannot take its own last requirement
     (line 246); each requirement serves one advanced item (line 247); only the pairs of
-    the advanced items this card adds are checked, one level deep (line 249).
+    the advanced items this card adds are checked, one level deep (line 249).  The card's
+    own items serve as requirements only with ``card_meets_own`` (ruling R3b: by default
+    you must "have" them before playing the card, line 115).
     """
     for k in range(req_pairs.shape[0]):
         adv = req_pairs[k, 0]
@@ -49,7 +51,7 @@ def requirements_met(items, owner, counts, player, layout, r, c, req_pairs) -> b
         for j in range(4):
             rr = r + j // 2
             cc = c + j % 2
-            if layout[j] == req:
+            if layout[j] == req and card_meets_own:
                 req_after += 1
             if items[rr, cc] != 0 and owner[rr, cc] == player:
                 if items[rr, cc] == adv:
@@ -63,7 +65,7 @@ def requirements_met(items, owner, counts, player, layout, r, c, req_pairs) -> b
 
 @njit(cache=True)
 def check_placement(items, owner, counts, player, layout, is_castle, r, c, allowed, req_pairs,
-                    castle_needs_overlap, camp) -> int:
+                    castle_needs_overlap, camp, card_meets_own=False) -> int:
     """0 if the card ``layout`` may be placed at (r, c), else the reason code."""
     rows, cols = items.shape
     if r < 0 or c < 0 or r + 1 >= rows or c + 1 >= cols:
@@ -85,14 +87,15 @@ def check_placement(items, owner, counts, player, layout, is_castle, r, c, allow
     for j in range(4):
         if layout[j] >= VILLAGE:
             has_advanced = True
-    if has_advanced and not requirements_met(items, owner, counts, player, layout, r, c, req_pairs):
+    if has_advanced and not requirements_met(items, owner, counts, player, layout, r, c, req_pairs,
+                                             card_meets_own):
         return REQUIREMENT
     return OK
 
 
 @njit(cache=True)
 def legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
-                     allowed, req_pairs, castle_needs_overlap, camp):
+                     allowed, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
     """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
     rows, cols = items.shape
     n_items = allowed.shape[0]
@@ -153,7 +156,7 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 r = windows[w] // (cols - 1)
                 c = windows[w] % (cols - 1)
                 if advanced and not camp and not requirements_met(items, owner, counts, player, layout, r, c,
-                                                                  req_pairs):
+                                                                  req_pairs, card_meets_own):
                     continue
                 out[n, 0] = h
                 out[n, 1] = rot

@@ -68,7 +68,7 @@ def placements(state: MainlandState, data: MainlandData, seat: int, cards: np.nd
     return kernels.legal_placements(
         state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
         data.is_castle_card, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]),
-        state.phase == CAMP,
+        state.phase == CAMP, bool(state.rules["card_meets_own_requirements"]),
     )
 
 
@@ -113,7 +113,7 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
     if state.phase == CAMP:
         if kind != PLACE_CAMP:
             raise _illegal(state, seat, option, "the first card played is the camp (line 67)")
-        _place(state, data, seat, data.camp_card, rot, r, c, camp=True)
+        _place(state, data, seat, option, data.camp_card, rot, r, c, camp=True)
         _next_seat(state)
         return
     if state.phase == START:
@@ -139,9 +139,9 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
         _lose_token(state, seat)
         _next_seat(state)
         return
-    if kind != PLACE_CARD or not 0 <= index < len(hand) or not 0 <= rot < 4:
+    if kind != PLACE_CARD or not 0 <= index < len(hand):
         raise _illegal(state, seat, option, "step 2 places a card from the hand or passes")
-    _place(state, data, seat, hand[index], rot, r, c, camp=False)
+    _place(state, data, seat, option, hand[index], rot, r, c, camp=False)
     hand.pop(index)
     if state.decks[seat]:  # step 3 (line 131); an empty deck leaves the hand short
         hand.append(state.decks[seat].pop(0))
@@ -154,15 +154,20 @@ def options_placements_exist(state: MainlandState, data: MainlandData, seat: int
     return placements(state, data, seat, np.array(state.hands[seat], dtype=np.int64))
 
 
-def _place(state: MainlandState, data: MainlandData, seat: int, card: int, rot: int, r: int, c: int,
-           camp: bool) -> None:
+def _place(state: MainlandState, data: MainlandData, seat: int, option: np.ndarray, card: int, rot: int,
+           r: int, c: int, camp: bool) -> None:
+    if not (0 <= rot < 4 and data.unique_rotation[card, rot]):
+        first = [k for k in range(4) if data.unique_rotation[card, k]]
+        why = f"rotation {rot} is not one of the card's distinct rotations {first}"
+        raise _illegal(state, seat, option, why)
     layout = data.rotations[card, rot]
     why = kernels.check_placement(
         state.items, state.owner, state.counts, seat, layout, data.is_castle_card[card], r, c, ALLOWED,
         REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
+        bool(state.rules["card_meets_own_requirements"]),
     )
     if why:
-        raise _illegal(state, seat, np.array([0, 0, rot, r, c]), kernels.REASONS[why])
+        raise _illegal(state, seat, option, kernels.REASONS[why])
     kernels.place(state.items, state.owner, state.counts, seat, layout, r, c)
     state.scores = kernels.score_board(state.items, state.owner, state.n_players, data.points)
 
