@@ -64,6 +64,24 @@ def requirements_met(items, owner, counts, player, layout, r, c, req_pairs, card
 
 
 @njit(cache=True)
+def requirements_met_uncovered(counts, player, layout, req_pairs, card_meets_own=False) -> bool:
+    """``requirements_met`` for a placement that covers none of the player's own items."""
+    for k in range(req_pairs.shape[0]):
+        adv = req_pairs[k, 0]
+        req = req_pairs[k, 1]
+        new_adv = 0
+        new_req = 0
+        for j in range(4):
+            if layout[j] == adv:
+                new_adv += 1
+            elif layout[j] == req and card_meets_own:
+                new_req += 1
+        if new_adv and counts[player, adv] + new_adv > counts[player, req] + new_req:
+            return False
+    return True
+
+
+@njit(cache=True)
 def check_placement(items, owner, counts, player, layout, is_castle, r, c, allowed, req_pairs,
                     castle_needs_overlap, camp, card_meets_own=False) -> int:
     """0 if the card ``layout`` may be placed at (r, c), else the reason code."""
@@ -112,6 +130,7 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
     size = (rows - 1) * (cols - 1)
     windows = np.empty(size, dtype=np.int64)
     masks = np.empty(size, dtype=np.uint64)
+    covers_own = np.empty(size, dtype=np.bool_)
     n_partial = 0
     n_windows = 0
     for castle_only in (False, True):
@@ -128,10 +147,14 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 if not usable:
                     continue
                 m = np.uint64(0)
+                own = False
                 for j in range(4):
                     m |= cover_mask[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
+                    if items[r + j // 2, c + j % 2] != 0 and owner[r + j // 2, c + j % 2] == player:
+                        own = True
                 windows[n_windows] = r * (cols - 1) + c
                 masks[n_windows] = m
+                covers_own[n_windows] = own
                 n_windows += 1
         if not castle_only:
             n_partial = n_windows
@@ -150,14 +173,21 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                 if layout[j] >= VILLAGE:
                     advanced = True
                 bits |= np.uint64(1) << np.uint64(layout[j] + 16 * j)
+            # Requirements depend on the window only where it covers the player's own items.
+            uncovered_ok = not advanced or requirements_met_uncovered(counts, player, layout, req_pairs,
+                                                                      card_meets_own)
             for w in range(last):
                 if not camp and bits & ~masks[w]:
                     continue
                 r = windows[w] // (cols - 1)
                 c = windows[w] % (cols - 1)
-                if advanced and not camp and not requirements_met(items, owner, counts, player, layout, r, c,
-                                                                  req_pairs, card_meets_own):
-                    continue
+                if advanced and not camp:
+                    if covers_own[w]:
+                        if not requirements_met(items, owner, counts, player, layout, r, c, req_pairs,
+                                                card_meets_own):
+                            continue
+                    elif not uncovered_ok:
+                        continue
                 out[n, 0] = h
                 out[n, 1] = rot
                 out[n, 2] = r
@@ -277,3 +307,36 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
             items[r + j // 2, c + j % 2] = saved_items[j]
             owner[r + j // 2, c + j % 2] = saved_owner[j]
     return scores_after, covered_own, covered_other, placed
+
+
+@njit(cache=True)
+def placement_options(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card, allowed,
+                      req_pairs, castle_needs_overlap, camp, card_meets_own, kind, pass_kind):
+    """``legal_placements`` as option rows ``(kind, hand_index, rotation, row, col)``.
+
+    With ``pass_kind >= 0`` a final pass row is appended (one call, one allocation: the
+    placement step's options on the hot path).
+    """
+    places = legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                              allowed, req_pairs, castle_needs_overlap, camp, card_meets_own)
+    m = places.shape[0]
+    out = np.zeros((m + (1 if pass_kind >= 0 else 0), 5), dtype=np.int16)
+    for i in range(m):
+        out[i, 0] = kind
+        for j in range(4):
+            out[i, j + 1] = places[i, j]
+    if pass_kind >= 0:
+        out[m, 0] = pass_kind
+    return out
+
+
+@njit(cache=True)
+def checked_place(items, owner, counts, player, layout, is_castle, r, c, allowed, req_pairs,
+                  castle_needs_overlap, camp, card_meets_own, n_players, points):
+    """Validate, lay the card and rescore in one call: (reason, scores); scores are empty unless legal."""
+    why = check_placement(items, owner, counts, player, layout, is_castle, r, c, allowed, req_pairs,
+                          castle_needs_overlap, camp, card_meets_own)
+    if why != OK:
+        return why, np.zeros((0, 4), dtype=np.float64)
+    place(items, owner, counts, player, layout, r, c)
+    return OK, score_board(items, owner, n_players, points)

@@ -72,13 +72,6 @@ def placements(state: MainlandState, data: MainlandData, seat: int, cards: np.nd
     )
 
 
-def _rows(kind: int, places: np.ndarray) -> np.ndarray:
-    out = np.zeros((len(places), 5), dtype=np.int16)
-    out[:, 0] = kind
-    out[:, 1:] = places
-    return out
-
-
 @lru_cache(maxsize=64)
 def _start_options(replaceable: int) -> np.ndarray:
     """Keep; replace hand card i (step 1 needs a first card of the deck, line 91); gather
@@ -90,13 +83,16 @@ def _start_options(replaceable: int) -> np.ndarray:
 
 def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
     """The seat's options now, as int16 rows (kind, hand_index, rotation, row, col)."""
-    if state.phase == CAMP:
-        return _rows(PLACE_CAMP, placements(state, data, seat, np.array([data.camp_card])))
     if state.phase == START:
         return _start_options(len(state.hands[seat]) if state.decks[seat] else 0).copy()
-    hand = np.array(state.hands[seat], dtype=np.int64)
-    places = _rows(PLACE_CARD, placements(state, data, seat, hand))
-    return np.concatenate([places, np.array([(PASS, 0, 0, 0, 0)], dtype=np.int16)])
+    camp = state.phase == CAMP
+    cards = np.array([data.camp_card] if camp else state.hands[seat], dtype=np.int64)
+    return kernels.placement_options(
+        state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
+        data.is_castle_card, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
+        bool(state.rules["card_meets_own_requirements"]), PLACE_CAMP if camp else PLACE_CARD,
+        -1 if camp else PASS,
+    )
 
 
 def _illegal(state: MainlandState, seat: int, option: np.ndarray, why: str) -> IllegalChoice:
@@ -160,16 +156,14 @@ def _place(state: MainlandState, data: MainlandData, seat: int, option: np.ndarr
         first = [k for k in range(4) if data.unique_rotation[card, k]]
         why = f"rotation {rot} is not one of the card's distinct rotations {first}"
         raise _illegal(state, seat, option, why)
-    layout = data.rotations[card, rot]
-    why = kernels.check_placement(
-        state.items, state.owner, state.counts, seat, layout, data.is_castle_card[card], r, c, ALLOWED,
-        REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
-        bool(state.rules["card_meets_own_requirements"]),
+    why, scores = kernels.checked_place(
+        state.items, state.owner, state.counts, seat, data.rotations[card, rot], data.is_castle_card[card],
+        r, c, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
+        bool(state.rules["card_meets_own_requirements"]), state.n_players, data.points,
     )
     if why:
         raise _illegal(state, seat, option, kernels.REASONS[why])
-    kernels.place(state.items, state.owner, state.counts, seat, layout, r, c)
-    state.scores = kernels.score_board(state.items, state.owner, state.n_players, data.points)
+    state.scores = scores
 
 
 def _gather(state: MainlandState, data: MainlandData, seat: int) -> None:
