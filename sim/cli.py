@@ -1,4 +1,4 @@
-"""The ``skald`` command line (typer): run, bench, games, strategies, rules.
+"""The ``skald`` command line (typer): run, bench, games, strategies, rules, study, report.
 
 ``main`` turns user errors (``SkaldError``, bad options, missing arguments, bad numbers)
 into one line on stderr and exit code 2, with no traceback; Ctrl-C exits with 130.
@@ -230,6 +230,135 @@ def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> No
         out.print(f"{spec.name} has no rule switches")
         return
     out.print(table)
+
+
+@app.command("study")
+def study_command(
+    name: Annotated[
+        str | None, typer.Argument(help="Packaged study name (see --list).", show_default=False)
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the packaged studies and exit.")] = False,
+    all_: Annotated[
+        bool,
+        typer.Option("--all", help="Run every packaged study whose games exist; write OUT/report.html."),
+    ] = False,
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="Run your own study file (a copied, edited TOML).")
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", "-g", help="Games per run (default: the study's).")
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores (default: the study's)."),
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Output folder (default: results/STUDY; with --all: results)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Run a study's simulations into results/STUDY/ and write its report.html."""
+    from analysis import study as studies
+
+    if list_:
+        _list_studies(studies)
+        return
+    chosen = [bool(name), file is not None, all_]
+    if sum(chosen) != 1:
+        raise SkaldError("give one study: a NAME (see `skald study --list`), --file my.toml, or --all")
+    if all_:
+        _run_all_studies(studies, games, jobs, out_dir, quiet)
+        return
+    spec = studies.load_file(file) if file is not None else studies.get(str(name))
+    result = studies.run_study(
+        spec,
+        games=games,
+        jobs=jobs,
+        out=out_dir,
+        progress=not quiet,
+        on_run=None if quiet else _announce,
+        on_skip=_note,
+    )
+    print(f"report: {result.report}")
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr, flush=True)
+
+
+def _announce(planned: Any, index: int, total: int) -> None:
+    print(
+        f"run {index + 1}/{total}: {planned.name} ({planned.game}, {planned.players} players, "
+        f"{planned.games} games, {', '.join(planned.strategies)})",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _list_studies(studies: Any) -> None:
+    table = Table(title="studies: skald study NAME [--games N] [--jobs N] [--out DIR]")
+    table.add_column("study", no_wrap=True)
+    for column in ("runs", "games", "status"):
+        table.add_column(column, justify="right" if column != "status" else "left", no_wrap=True)
+    table.add_column("question")
+    for key, spec in studies.packaged().items():
+        planned = spec.plan()
+        missing = [g for g in spec.games_needed if studies.game_unavailable(g)]
+        status = "ready" if not missing else "needs " + ", ".join(missing)
+        table.add_row(key, str(len(planned)), f"{sum(r.games for r in planned):,}", status, spec.title)
+    out.print(table)
+    folder = Path(studies.__file__).parent / "studies"
+    out.print(
+        f"definitions: {folder}/*.toml (copy one, edit it, run it with --file)", markup=False, highlight=False
+    )
+
+
+def _run_all_studies(
+    studies: Any, games: int | None, jobs: int | None, out_dir: Path | None, quiet: bool
+) -> None:
+    from analysis.report import write_report
+
+    root = out_dir if out_dir is not None else Path("results")
+    folders = []
+    for key, spec in studies.packaged().items():
+        reason = spec.missing()
+        if reason:
+            print(f"skipped: {reason}", file=sys.stderr, flush=True)
+            continue
+        result = studies.run_study(
+            spec,
+            games=games,
+            jobs=jobs,
+            out=root / key,
+            progress=not quiet,
+            on_run=None if quiet else _announce,
+            on_skip=_note,
+        )
+        folders.extend(result.runs)
+        print(f"report: {result.report}")
+    if not folders:
+        raise SkaldError("no study could run (see `skald study --list`)")
+    combined = write_report(folders, root / "report.html", title="Skald balance report: standard studies")
+    print(f"report: {combined}")
+
+
+@app.command("report")
+def report_command(
+    results: Annotated[
+        list[Path], typer.Argument(help="Result folders: run folders, or study folders holding them.")
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/report.html)."),
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+) -> None:
+    """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
+    from analysis.report import write_report
+
+    target = output if output is not None else results[0] / "report.html"
+    print(f"report: {write_report(results, target, title=title)}")
 
 
 def _one_line(text: str) -> str:

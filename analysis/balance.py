@@ -1,0 +1,353 @@
+"""Seat and start-position balance, and comparisons between rule variants or result folders.
+
+Win rates are mean win shares over *decided* games: a k-way tie gives each tied winner 1/k
+of a win (ties are split fractionally, never dropped), and truncated games, which have no
+winner, are left out and counted separately.  Every rate carries a 95% Wilson interval.
+
+Groups are ``GROUP = ("game", "players", "variant", "mix")`` by default: player count, rule
+variant (switches off their defaults; see ``analysis.runs``) and strategy mix are never pooled.
+The position column is ``seat`` for Mainland; pass ``position="start_position"`` (or any
+per-seat column) for games whose records name a start position (Graenaland).
+
+* ``seat_balance``: per group and position, win rate with its interval.
+* ``balance_tests``: per group, chi-square and G tests against equal chances, the Balance
+  metric (1 - largest pairwise win-rate gap, with a simultaneous interval), first-player
+  advantage, ties and truncated games.
+* ``compare_variants``: the same population under two or more rule variants (or any other
+  key, e.g. two result folders via ``compare_folders``), side by side: seat-balance spread,
+  game length, truncated games, with an effect size and a test of each difference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from analysis import stats
+from analysis.runs import Runs, open_runs
+
+GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
+BOOTSTRAP = 400
+TIES_NOTE = "ties split fractionally: a k-way tie gives each tied winner 1/k of a win"
+
+
+def _decided_seats(runs: Runs, position: str = "seat") -> pl.LazyFrame:
+    """Seats of decided games; a float position column holding whole numbers (part fields) becomes Int64."""
+    frame = runs.seats().filter(~pl.col("truncated"))
+    if frame.collect_schema().get(position) in (pl.Float64, pl.Float32):
+        frame = frame.with_columns(pl.col(position).round(0).cast(pl.Int64))
+    return frame
+
+
+def seat_balance(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) -> pl.DataFrame:
+    """Per group and ``position``: games, wins (summed shares), win_rate, ci_low, ci_high, and
+
+    ``expected`` (1/players), ``halfwidth`` (half the interval) and ``games_to_halve`` (the games
+    that would halve the interval: 4x the games).
+    """
+    keys = [*by, position]
+    grouped = (
+        _decided_seats(runs, position)
+        .group_by(keys)
+        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"))
+        .sort(keys)
+        .collect()
+    )
+    low, high = stats.wilson_interval(grouped["wins"].to_numpy(), grouped["games"].to_numpy())
+    return grouped.with_columns(
+        (pl.col("wins") / pl.col("games")).alias("win_rate"),
+        pl.Series("ci_low", low),
+        pl.Series("ci_high", high),
+    ).with_columns(
+        (1.0 / pl.col("players")).alias("expected") if "players" in by else pl.lit(None).alias("expected"),
+        ((pl.col("ci_high") - pl.col("ci_low")) / 2).alias("halfwidth"),
+        (pl.col("games") * 4).alias("games_to_halve"),
+    )
+
+
+def _share_matrix(frame: pl.DataFrame, position: str) -> tuple[np.ndarray, list]:
+    """(games x positions) matrix of win shares, and the position values (columns)."""
+    wide = frame.pivot(on=position, index=["run", "game_id"], values="win_share", aggregate_function="sum")
+    cols = sorted(c for c in wide.columns if c not in ("run", "game_id"))
+    order = sorted(cols, key=lambda c: (float(c) if _is_number(c) else math.inf, c))
+    return wide.select(order).fill_null(0.0).to_numpy(), order
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def balance_interval(wins: np.ndarray, n: float) -> tuple[float, float]:
+    """A conservative simultaneous 95% interval of the Balance metric.
+
+    Each position's Wilson interval is taken at the Bonferroni level 1 - 0.05/k, so all k hold
+    together with probability >= 95%; then the largest gap lies between
+    max(0, max(low) - min(high)) and max(high) - min(low).  (A bootstrap of a max-minus-min
+    statistic is biased: its resamples always show some spread, so its percentile interval can
+    miss an estimate near 1 altogether.)
+    """
+    k = len(wins)
+    if k < 2 or n <= 0:
+        return math.nan, math.nan
+    z = float(sps.norm.ppf(1 - 0.025 / k))
+    low, high = stats.wilson_interval(np.asarray(wins, dtype=float), np.full(k, float(n)), z)
+    return float(1 - (high.max() - low.min())), float(1 - max(0.0, low.max() - high.min()))
+
+
+def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) -> pl.DataFrame:
+    """Per group: games, decided, truncated, tie_games; chi2, chi2_p, g, g_p, dof (equal chances);
+    balance with balance_low/high; best and worst position with max_gap; the first position's
+    win rate (first_rate with first_low/high) and ``first_advantage`` = first_rate - 1/players
+    (with first_adv_low/high), and ``ties`` (how ties were counted)."""
+    seats = _decided_seats(runs, position).collect()
+    games = runs.games().collect()
+    rows = []
+    for key, frame in seats.group_by(list(by), maintain_order=True):
+        keyd = dict(zip(by, key, strict=True))
+        mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
+        g = games.filter(mask)
+        matrix, positions = _share_matrix(frame, position)
+        n_decided = matrix.shape[0]
+        wins = matrix.sum(axis=0)
+        rates = wins / n_decided if n_decided else np.full(len(wins), math.nan)
+        test = stats.equal_chances_test(wins)
+        b_low, b_high = balance_interval(wins, n_decided)
+        players = int(keyd.get("players", len(positions)) or len(positions))
+        first_low, first_high = stats.wilson_interval(wins[0], n_decided)
+        best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+        ties = int(g.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
+        rows.append(
+            {
+                **keyd,
+                "position": position,
+                "games": g.height,
+                "decided": n_decided,
+                "truncated": int(g["truncated"].sum()),
+                "tie_games": ties,
+                "chi2": test.chi2,
+                "chi2_p": test.chi2_p,
+                "g": test.g,
+                "g_p": test.g_p,
+                "dof": test.dof,
+                "balance": stats.balance_metric(rates),
+                "balance_low": b_low,
+                "balance_high": b_high,
+                "best": str(positions[best]),
+                "best_rate": float(rates[best]),
+                "worst": str(positions[worst]),
+                "worst_rate": float(rates[worst]),
+                "max_gap": float(rates[best] - rates[worst]),
+                "first": str(positions[0]),
+                "first_rate": float(rates[0]),
+                "first_low": float(first_low),
+                "first_high": float(first_high),
+                "first_advantage": float(rates[0] - 1.0 / players),
+                "first_adv_low": float(first_low - 1.0 / players),
+                "first_adv_high": float(first_high - 1.0 / players),
+                "games_to_halve": 4 * n_decided,
+                "ties": TIES_NOTE,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def game_lengths(runs: Runs) -> tuple[pl.DataFrame, str]:
+    """(per game ``run, game_id, length``, unit): the game length in the best unit the records hold.
+
+    ``rounds`` from the games table, else from the seats table (its largest value in the game), else
+    the turns table's highest ``round`` (Mainland: round 0 is the camp placement), else decisions.
+    """
+    if runs.has_column("games", "rounds"):
+        frame = runs.games().select("run", "game_id", pl.col("rounds").cast(pl.Float64).alias("length"))
+        return frame.collect(), "rounds"
+    if runs.has_column("seats", "rounds"):
+        frame = (
+            runs.seats()
+            .group_by("run", "game_id")
+            .agg(pl.col("rounds").max().cast(pl.Float64).alias("length"))
+        )
+        return frame.collect(), "rounds"
+    if runs.has_column("turns", "round"):
+        frame = (
+            runs.turns()
+            .group_by("run", "game_id")
+            .agg(pl.col("round").max().cast(pl.Float64).alias("length"))
+        )
+        return frame.collect(), "rounds"
+    frame = runs.games().select("run", "game_id", pl.col("decisions").cast(pl.Float64).alias("length"))
+    return frame.collect(), "decisions"
+
+
+def compare_variants(
+    runs: Runs,
+    key: str = "variant",
+    baseline: str | None = None,
+    by: Sequence[str] = ("game", "players", "mix"),
+    position: str = "seat",
+) -> pl.DataFrame:
+    """Within each ``by`` group holding two or more values of ``key``, compare each value with the baseline.
+
+    The baseline is ``baseline`` when given and present, else ``"defaults"`` when present, else the
+    first value in sort order.  One row per (group, value, metric) with ``base`` and ``value``, the
+    difference (``diff``, ``diff_low``, ``diff_high``), an effect size and a test:
+
+    * ``balance_gap`` (largest pairwise seat win-rate gap): bootstrap interval of the difference;
+      the test is a chi-square test of homogeneity of the seat wins across the two groups.
+    * ``game_length`` (``rounds`` when the records have it, else decisions): Cohen's d, Welch t.
+    * ``truncated_rate``: Cohen's h, two-proportion z.
+    """
+    seats = runs.seats().collect()
+    lengths, unit = game_lengths(runs)
+    games = runs.games().collect().join(lengths, on=["run", "game_id"], how="left")
+    length = "length"
+    rows = []
+    for gkey, gframe in games.group_by(list(by), maintain_order=True):
+        keyd = dict(zip(by, gkey, strict=True))
+        values = sorted(gframe[key].unique().to_list(), key=str)
+        if len(values) < 2:
+            continue
+        base = baseline if baseline in values else ("defaults" if "defaults" in values else values[0])
+        mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
+        sframe = seats.filter(mask & ~pl.col("truncated"))
+        base_games = gframe.filter(pl.col(key) == base)
+        base_seats = sframe.filter(pl.col(key) == base)
+        base_matrix, base_pos = _share_matrix(base_seats, position)
+        for value in values:
+            if value == base:
+                continue
+            other_games = gframe.filter(pl.col(key) == value)
+            other_seats = sframe.filter(pl.col(key) == value)
+            other_matrix, other_pos = _share_matrix(other_seats, position)
+            common = {"key": key, "base": str(base), "value": str(value), **keyd}
+            rows.append({**common, **_gap_row(base_matrix, other_matrix, base_pos == other_pos)})
+            comp = stats.two_means(base_games[length].to_numpy(), other_games[length].to_numpy())
+            rows.append(
+                {
+                    **common,
+                    "metric": f"game_length ({unit})",
+                    "base_estimate": float(base_games[length].mean()),
+                    "estimate": float(other_games[length].mean()),
+                    **_comparison(comp),
+                }
+            )
+            comp = stats.two_proportions(
+                float(base_games["truncated"].sum()),
+                base_games.height,
+                float(other_games["truncated"].sum()),
+                other_games.height,
+            )
+            rows.append(
+                {
+                    **common,
+                    "metric": "truncated_rate",
+                    "base_estimate": float(base_games["truncated"].mean()),
+                    "estimate": float(other_games["truncated"].mean()),
+                    **_comparison(comp),
+                }
+            )
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+def _comparison(comp: stats.Comparison) -> dict:
+    return {
+        "diff": comp.estimate,
+        "diff_low": comp.low,
+        "diff_high": comp.high,
+        "effect": comp.effect,
+        "effect_name": comp.effect_name,
+        "p_value": comp.p_value,
+        "test": comp.test,
+    }
+
+
+def _gap_row(a: np.ndarray, b: np.ndarray, same_positions: bool) -> dict:
+    def gap(m: np.ndarray) -> float:
+        r = m.mean(axis=0)
+        return float(r.max() - r.min()) if m.size else math.nan
+
+    ga, gb = gap(a), gap(b)
+    rng = np.random.default_rng(0)
+    diffs = []
+    if len(a) > 1 and len(b) > 1:
+        for _ in range(BOOTSTRAP):
+            ra = a[rng.integers(0, len(a), len(a))].mean(axis=0)
+            rb = b[rng.integers(0, len(b), len(b))].mean(axis=0)
+            diffs.append((rb.max() - rb.min()) - (ra.max() - ra.min()))
+    low, high = (
+        (float(np.quantile(diffs, 0.025)), float(np.quantile(diffs, 0.975)))
+        if diffs
+        else (math.nan, math.nan)
+    )
+    p = math.nan
+    if same_positions and a.size and b.size:
+        table = np.vstack([a.sum(axis=0), b.sum(axis=0)])
+        table = table[:, table.sum(axis=0) > 0]
+        if table.shape[1] >= 2:
+            p = float(sps.chi2_contingency(table)[1])
+    sd = float(np.std(diffs, ddof=1)) if len(diffs) > 1 else math.nan
+    return {
+        "metric": "balance_gap",
+        "base_estimate": ga,
+        "estimate": gb,
+        "diff": gb - ga,
+        "diff_low": low,
+        "diff_high": high,
+        "effect": (gb - ga) / sd if sd and sd > 0 else math.nan,
+        "effect_name": "diff / bootstrap sd",
+        "p_value": p,
+        "test": "chi-square homogeneity of seat wins",
+    }
+
+
+def compare_folders(a: str, b: str, position: str = "seat") -> pl.DataFrame:
+    """Compare two result folders (each a run or a study folder) with ``compare_variants`` keyed by folder.
+
+    Groups are game and player count only, so the two folders may differ in anything else
+    (rules, data file, strategies).
+    """
+    runs_a, runs_b = open_runs(a), open_runs(b)
+    labelled = Runs([*runs_a.runs, *runs_b.runs])
+    folder = {r.label: "A" for r in runs_a.runs} | {r.label: "B" for r in runs_b.runs}
+    if len(folder) < len(labelled.runs):
+        raise ValueError("the two folders share runs")
+
+    class _Keyed(Runs):
+        def games(self) -> pl.LazyFrame:  # type: ignore[override]
+            return super().games().with_columns(pl.col("run").replace_strict(folder).alias("folder"))
+
+        def seats(self) -> pl.LazyFrame:  # type: ignore[override]
+            return super().seats().with_columns(pl.col("run").replace_strict(folder).alias("folder"))
+
+    return compare_variants(
+        _Keyed(labelled.runs), key="folder", baseline="A", by=("game", "players"), position=position
+    )
+
+
+def by_rule_switch(runs: Runs, switch: str) -> pl.DataFrame:
+    """Seat balance grouped by the value of rule switch ``switch`` as recorded in each run's manifest.
+
+    Runs whose manifest lacks the switch are left out; the result is ``balance_tests`` with a
+    ``switch`` and ``switch_value`` column in front.
+    """
+    chosen = [r for r in runs if switch in r.rules]
+    if not chosen:
+        return pl.DataFrame()
+    value = {r.label: str(r.rules[switch]) for r in chosen}
+
+    class _Switched(Runs):
+        def seats(self) -> pl.LazyFrame:  # type: ignore[override]
+            return super().seats().with_columns(pl.col("run").replace_strict(value).alias("switch_value"))
+
+        def games(self) -> pl.LazyFrame:  # type: ignore[override]
+            return super().games().with_columns(pl.col("run").replace_strict(value).alias("switch_value"))
+
+    table = balance_tests(_Switched(chosen), by=("game", "players", "switch_value", "mix"))
+    return table.with_columns(pl.lit(switch).alias("switch")).select("switch", pl.exclude("switch"))

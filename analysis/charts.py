@@ -1,0 +1,332 @@
+"""Matplotlib charts (Agg backend, no display) for the report and the notebooks.
+
+Every function takes the tidy frames of the analysis modules and returns a ``Figure`` with
+labelled axes and units; intervals are drawn as error bars (or bands for curves).  ``png``
+turns a figure into PNG bytes and closes it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+import matplotlib
+
+_backend = matplotlib.get_backend().lower()
+if _backend != "agg" and not any(name in _backend for name in ("inline", "ipympl", "widget")):
+    matplotlib.use("Agg")  # headless by default; notebooks keep their inline backend
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+WIDTH = 8.5
+DPI = 100
+COLORS = plt.get_cmap("tab10").colors
+
+
+def png(fig: Figure) -> bytes:
+    """The figure as PNG bytes (and closed)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _facets(n: int, height: float = 3.6, max_cols: int = 3) -> tuple[Figure, list]:
+    cols = min(max(n, 1), max_cols)
+    rows = math.ceil(max(n, 1) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(WIDTH, height * rows), squeeze=False)
+    flat = list(axes.flat)
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[: max(n, 1)]
+
+
+def _style(ax, title: str | None = None, xlabel: str | None = None, ylabel: str | None = None) -> None:
+    if title:
+        ax.set_title(title, fontsize=10)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.set_axisbelow(True)
+
+
+def _shared_legend(fig: Figure, axes: list) -> None:
+    """One legend below the panels, holding each distinct label once."""
+    seen: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(label, handle)
+    if seen:
+        fig.legend(
+            list(seen.values()),
+            list(seen),
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=min(len(seen), 4),
+            fontsize=8,
+            frameon=False,
+        )
+
+
+def _short(text: str, n: int = 38) -> str:
+    """``text`` cut to ``n`` characters, with ``$`` escaped so that no name is read as mathtext."""
+    text = str(text)
+    text = text if len(text) <= n else text[: n - 1] + "…"
+    return text.replace("$", r"\$")
+
+
+def win_rates(table: pl.DataFrame, position: str = "seat", title: str = "Win rate by seat") -> Figure:
+    """Win rate (%) per position with 95% Wilson intervals, one panel per player count, one series per
+    variant and strategy mix; a dashed line marks equal chances."""
+    counts = sorted(table["players"].unique().to_list())
+    # one colour per series across panels; mixes named only where a panel holds several
+    several_mixes = any(table.filter(pl.col("players") == p)["mix"].n_unique() > 1 for p in counts)
+    names = [
+        f"{v}; {m}" if several_mixes else v
+        for v, m in table.select("variant", "mix").unique(maintain_order=True).rows()
+    ]
+    colour = {name: COLORS[i % 10] for i, name in enumerate(dict.fromkeys(names))}
+    show_legend = len(colour) > 1
+    fig, axes = _facets(len(counts))
+    for ax, players in zip(axes, counts, strict=False):
+        part = table.filter(pl.col("players") == players)
+        series = part.select("variant", "mix").unique(maintain_order=True).rows()
+        width = 0.8 / max(len(series), 1)
+        for i, (variant, mix) in enumerate(series):
+            s = part.filter((pl.col("variant") == variant) & (pl.col("mix") == mix)).sort(position)
+            x = np.arange(s.height) + (i - (len(series) - 1) / 2) * width
+            rate = s["win_rate"].to_numpy() * 100
+            err = np.vstack([rate - s["ci_low"].to_numpy() * 100, s["ci_high"].to_numpy() * 100 - rate])
+            name = f"{variant}; {mix}" if several_mixes else variant
+            label = _short(name, 60) if show_legend else None
+            ax.errorbar(x, rate, yerr=err, fmt="o", capsize=4, color=colour[name], label=label)
+            ax.set_xticks(np.arange(s.height), [str(v) for v in s[position].to_list()])
+        ax.axhline(100 / players, ls="--", color="grey", lw=1, label="equal chances")
+        _style(ax, f"{players} players", position.replace("_", " "), "win rate (%)")
+        ax.set_ylim(bottom=0)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _shared_legend(fig, axes)
+    return fig
+
+
+def score_boxes(
+    seats: pl.DataFrame,
+    by: str = "strategy",
+    value: str = "score",
+    ylabel: str = "final score (points)",
+    title: str = "Final scores",
+) -> Figure:
+    """Box plots of ``value`` per ``by`` value, one panel per player count (boxes: quartiles, whiskers
+    5-95%)."""
+    counts = sorted(seats["players"].unique().to_list())
+    fig, axes = _facets(len(counts))
+    for ax, players in zip(axes, counts, strict=False):
+        part = seats.filter(pl.col("players") == players)
+        keys = sorted(part[by].unique().to_list(), key=str)
+        data = [part.filter(pl.col(by) == k)[value].to_numpy() for k in keys]
+        ax.boxplot(data, tick_labels=[_short(str(k), 14) for k in keys], whis=(5, 95), showfliers=False)
+        means = [d.mean() if len(d) else np.nan for d in data]
+        ax.plot(range(1, len(keys) + 1), means, "D", color=COLORS[1], ms=5, label="mean")
+        _style(ax, f"{players} players", by.replace("_", " "), ylabel)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _shared_legend(fig, axes)
+    return fig
+
+
+def histogram(frame: pl.DataFrame, value: str, xlabel: str, title: str, integer: bool = True) -> Figure:
+    """Share of games (%) per value of ``value``, one series per player count."""
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.8))
+    counts = sorted(frame["players"].unique().to_list())
+    vmax = float(frame[value].max() or 0)
+    bins = np.arange(0, vmax + 2) - 0.5 if integer and vmax < 60 else 30
+    for i, players in enumerate(counts):
+        v = frame.filter(pl.col("players") == players)[value].to_numpy()
+        ax.hist(
+            v,
+            bins=bins,
+            weights=np.full(len(v), 100 / max(len(v), 1)),
+            histtype="step",
+            lw=2,
+            color=COLORS[i % 10],
+            label=f"{players} players (n={len(v)})",
+        )
+    _style(ax, title, xlabel, "share of games (%)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, title: str) -> Figure:
+    """Mean (with 95% interval) per ``group`` (x axis) and ``series`` (colours), one panel per player
+    count."""
+    counts = sorted(table["players"].unique().to_list()) if "players" in table.columns else [None]
+    fig, axes = _facets(len(counts))
+    for ax, players in zip(axes, counts, strict=False):
+        part = table if players is None else table.filter(pl.col("players") == players)
+        groups = sorted(part[group].unique().to_list(), key=str)
+        names = part[series].unique(maintain_order=True).to_list()
+        width = 0.8 / max(len(names), 1)
+        for i, name in enumerate(names):
+            s = part.filter(pl.col(series) == name)
+            lookup = {r[group]: r for r in s.iter_rows(named=True)}
+            x = np.arange(len(groups)) + (i - (len(names) - 1) / 2) * width
+            mean = np.array([lookup[g]["mean"] if g in lookup else np.nan for g in groups])
+            low = np.array([lookup[g]["low"] if g in lookup else np.nan for g in groups])
+            high = np.array([lookup[g]["high"] if g in lookup else np.nan for g in groups])
+            err = np.nan_to_num(np.vstack([mean - low, high - mean]))
+            ax.bar(
+                x,
+                mean,
+                width=width,
+                yerr=err,
+                capsize=3,
+                color=COLORS[i % 10],
+                alpha=0.85,
+                label=_short(str(name), 30),
+            )
+        ax.set_xticks(np.arange(len(groups)), [_short(str(g), 14) for g in groups])
+        _style(ax, f"{players} players" if players is not None else None, group.replace("_", " "), ylabel)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _shared_legend(fig, axes)
+    return fig
+
+
+def head_to_head(table: pl.DataFrame, title: str = "Head to head") -> Figure:
+    """Heat map: row strategy finishes ahead of column strategy (% of meetings)."""
+    names = sorted(set(table["strategy"].to_list()) | set(table["opponent"].to_list()))
+    k = len(names)
+    m = np.full((k, k), np.nan)
+    idx = {n: i for i, n in enumerate(names)}
+    for r in table.iter_rows(named=True):
+        m[idx[r["strategy"]], idx[r["opponent"]]] = r["rate"] * 100
+    fig, ax = plt.subplots(figsize=(min(WIDTH, 2.2 + 1.1 * k), min(WIDTH, 1.8 + 0.9 * k)))
+    im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(k):
+        for j in range(k):
+            if not np.isnan(m[i, j]):
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:.0f}%",
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if abs(m[i, j] - 50) > 30 else "black",
+                )
+    ax.set_xticks(range(k), [_short(n, 14) for n in names], rotation=30, ha="right")
+    ax.set_yticks(range(k), [_short(n, 14) for n in names])
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, label="finishes ahead of opponent (%)")
+    fig.tight_layout()
+    return fig
+
+
+def ratings(table: pl.DataFrame, title: str = "Bradley-Terry rating") -> Figure:
+    """Ratings (Elo scale) with 95% bootstrap intervals, one row per strategy."""
+    t = table.sort("rating")
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.2 + 0.45 * t.height))
+    y = np.arange(t.height)
+    r = t["rating"].to_numpy()
+    err = np.vstack([r - t["rating_low"].to_numpy(), t["rating_high"].to_numpy() - r])
+    ax.errorbar(r, y, xerr=np.nan_to_num(err), fmt="o", capsize=4, color=COLORS[0])
+    ax.axvline(1500, ls="--", color="grey", lw=1)
+    labels = [
+        _short(f"{s} ({g})" if "game" in t.columns and len(set(t["game"])) > 1 else s, 30)
+        for s, g in zip(t["strategy"], t["game"] if "game" in t.columns else t["strategy"], strict=True)
+    ]
+    ax.set_yticks(y, labels)
+    _style(ax, title, "rating (Elo scale; 1500 = geometric mean)", None)
+    fig.tight_layout()
+    return fig
+
+
+def curves(table: pl.DataFrame, ylabel: str = "score (points)", title: str = "Score by round") -> Figure:
+    """Mean score per x (round) per strategy, 95% band, one panel per player count."""
+    counts = sorted(table["players"].unique().to_list())
+    fig, axes = _facets(len(counts))
+    x_name = table["x_name"][0] if "x_name" in table.columns and table.height else "round"
+    for ax, players in zip(axes, counts, strict=False):
+        part = table.filter(pl.col("players") == players)
+        for i, name in enumerate(sorted(part["strategy"].unique().to_list())):
+            s = part.filter(pl.col("strategy") == name).sort("x")
+            x = s["x"].to_numpy()
+            ax.plot(x, s["mean"].to_numpy(), color=COLORS[i % 10], label=_short(name, 20))
+            ax.fill_between(x, s["low"].to_numpy(), s["high"].to_numpy(), color=COLORS[i % 10], alpha=0.2)
+        _style(ax, f"{players} players", x_name, ylabel)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _shared_legend(fig, axes)
+    return fig
+
+
+def differences(table: pl.DataFrame, title: str = "Differences from the baseline") -> Figure:
+    """Each comparison's difference (value - baseline) with its 95% interval, one panel per metric
+    (each in its own unit); zero marked."""
+    metrics = table["metric"].unique(maintain_order=True).to_list()
+    heights = [0.9 + 0.35 * table.filter(pl.col("metric") == m).height for m in metrics]
+    fig, axes = plt.subplots(
+        len(metrics),
+        1,
+        figsize=(WIDTH, 0.6 + sum(heights)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    for ax, metric in zip(axes[:, 0], metrics, strict=True):
+        part = table.filter(pl.col("metric") == metric)
+        y = np.arange(part.height)
+        d = part["diff"].to_numpy()
+        err = np.nan_to_num(np.vstack([d - part["diff_low"].to_numpy(), part["diff_high"].to_numpy() - d]))
+        ax.errorbar(d, y, xerr=err, fmt="o", capsize=4, color=COLORS[3])
+        ax.axvline(0, color="grey", lw=1)
+        labels = [
+            _short(f"{r['players']}p: {r['value']} vs {r['base']}", 60) for r in part.iter_rows(named=True)
+        ]
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set_ylim(-0.6, part.height - 0.4)
+        _style(
+            ax,
+            None,
+            f"{METRIC_LABELS.get(metric.split(' (')[0], metric)}: difference "
+            f"{METRIC_UNITS.get(metric, '')}".rstrip(),
+            None,
+        )
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+METRIC_LABELS = {
+    "balance_gap": "largest seat win-rate gap",
+    "game_length": "game length",
+    "truncated_rate": "share of truncated games",
+}
+METRIC_UNITS = {
+    "balance_gap": "(proportion)",
+    "game_length (rounds)": "(rounds)",
+    "game_length (decisions)": "(decisions)",
+    "truncated_rate": "(proportion)",
+}
+
+
+def precision(table: pl.DataFrame, title: str = "Interval half-width now and with 4x the games") -> Figure:
+    """Half-width of each headline interval now and after 4x the games (half as wide)."""
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.2 + 0.4 * max(table.height, 1)))
+    y = np.arange(table.height)
+    now = table["halfwidth"].to_numpy()
+    ax.barh(y + 0.2, now, height=0.4, color=COLORS[0], label="now")
+    ax.barh(y - 0.2, now / 2, height=0.4, color=COLORS[2], label="with 4x the games")
+    ax.set_yticks(y, [_short(e, 48) for e in table["estimate"].to_list()], fontsize=8)
+    _style(ax, title, f"half-width of the 95% interval ({table['unit'][0] if table.height else ''})", None)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig

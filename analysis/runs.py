@@ -1,0 +1,243 @@
+"""Several result folders read as one: lazy polars frames with run-level columns added.
+
+    from analysis.runs import open_runs
+    runs = open_runs(["results/mainland-scores"])      # a run folder, or a folder of run folders
+    runs.seats().group_by("players", "seat").agg(pl.col("win_share").mean()).collect()
+
+Every frame carries ``run`` (a label per result folder, unique), ``game`` (game name),
+``variant`` (the rule switches that differ from the game's defaults, ``"defaults"`` when none)
+and, for games and seats, ``mix`` (the game's strategies, sorted, joined by " + ").
+``game_id`` is unique only within a run: join on ``("run", "game_id")``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analysis.records import scan
+from sim.errors import SkaldError
+
+RUN_KEYS = ("run", "game", "variant")
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The ``manifest.json`` of a run folder (a one-line ``SkaldError`` when missing or unreadable)."""
+    path = Path(folder) / "manifest.json"
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SkaldError(
+            f"no manifest.json in {str(folder)!r} (not a folder written by `skald run`)"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise SkaldError(f"cannot read {str(path)!r}: {exc}") from None
+
+
+def game_defaults(game: str) -> dict[str, Any] | None:
+    """The rule-switch defaults of a registered game, or None when it cannot be loaded."""
+    try:
+        from sim.games import get_game
+
+        return {s.name: s.default for s in get_game(game).rule_switches}
+    except Exception:
+        return None
+
+
+def variant_label(game: str, rules: dict[str, Any]) -> str:
+    """``"defaults"`` or the switches that differ from the game's defaults (``name=value, ...``)."""
+    defaults = game_defaults(game)
+    if defaults is None:
+        changed = dict(rules)
+    else:
+        changed = {k: v for k, v in rules.items() if defaults.get(k, object()) != v}
+    if not changed:
+        return "defaults"
+    return ", ".join(f"{k}={_show(v)}" for k, v in sorted(changed.items()))
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One result folder and its manifest."""
+
+    label: str
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.manifest.get("config", {})
+
+    @property
+    def game(self) -> str:
+        return str(self.config.get("game", "?"))
+
+    @property
+    def players(self) -> int:
+        return int(self.config.get("players", 0))
+
+    @property
+    def games(self) -> int:
+        return int(self.config.get("games", 0))
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return dict(self.config.get("rules", {}))
+
+    @property
+    def variant(self) -> str:
+        """Rule switches off their defaults, plus ``data=<sha1>`` when a non-packaged data file was used."""
+        label = variant_label(self.game, self.rules)
+        data = self.config.get("data") or {}
+        if data.get("path"):
+            extra = f"data={str(data.get('sha1', '?'))[:8]}"
+            label = extra if label == "defaults" else f"{label}, {extra}"
+        return label
+
+    @property
+    def part_fields(self) -> list[str]:
+        return list(self.manifest.get("tables", {}).get("part_fields", []))
+
+    @property
+    def action_fields(self) -> list[str]:
+        return list(self.manifest.get("tables", {}).get("action_fields", []))
+
+
+def find_runs(paths: Iterable[str | Path]) -> list[Path]:
+    """Run folders under ``paths``: each path is a run folder or holds run folders (one level down)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            raise SkaldError(f"results folder {str(path)!r} not found")
+        if (path / "manifest.json").is_file():
+            found.append(path)
+            continue
+        inner = sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.json").is_file())
+        if not inner:
+            raise SkaldError(
+                f"no runs in {str(path)!r} (expected manifest.json there or in its subfolders, from "
+                f"`skald run`)"
+            )
+        found.extend(inner)
+    unique: list[Path] = []
+    for p in found:
+        if p.resolve() not in {u.resolve() for u in unique}:
+            unique.append(p)
+    return unique
+
+
+def _labels(paths: Sequence[Path]) -> list[str]:
+    names = [p.name for p in paths]
+    labels = []
+    for p, name in zip(paths, names, strict=True):
+        labels.append(f"{p.parent.name}/{name}" if names.count(name) > 1 else name)
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out
+
+
+@dataclass
+class Runs:
+    """A set of runs read together; frames are lazy and concatenated diagonally (missing columns null)."""
+
+    runs: list[Run] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __iter__(self):
+        return iter(self.runs)
+
+    @property
+    def games_played(self) -> list[str]:
+        """Game names present, in first-seen order."""
+        return list(dict.fromkeys(r.game for r in self.runs))
+
+    def only(self, game: str | None = None, players: int | None = None) -> Runs:
+        """The runs of one game and/or player count."""
+        return Runs(
+            [
+                r
+                for r in self.runs
+                if (game is None or r.game == game) and (players is None or r.players == players)
+            ]
+        )
+
+    def _lits(self, run: Run) -> list[pl.Expr]:
+        return [
+            pl.lit(run.label).alias("run"),
+            pl.lit(run.game).alias("game"),
+            pl.lit(run.variant).alias("variant"),
+        ]
+
+    def _concat(self, frames: list[pl.LazyFrame]) -> pl.LazyFrame:
+        if not frames:
+            raise SkaldError("no runs to analyse")
+        return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+    def raw(self, table: str) -> pl.LazyFrame:
+        """``table`` of every run with ``run``, ``game`` and ``variant`` columns added."""
+        return self._concat([scan(r.path, table).with_columns(self._lits(r)) for r in self.runs])
+
+    @cached_property
+    def _mix(self) -> pl.DataFrame:
+        return (
+            self.raw("seats")
+            .group_by("run", "game_id")
+            .agg(pl.col("strategy").sort().str.join(" + ").alias("mix"))
+            .collect()
+        )
+
+    def games(self) -> pl.LazyFrame:
+        """Games with run columns and the strategy ``mix``."""
+        return self.raw("games").join(self._mix.lazy(), on=["run", "game_id"], how="left")
+
+    def seats(self) -> pl.LazyFrame:
+        """Seats joined with their game's ``players``, ``decisions``, ``truncated``, ``rules_hash`` and
+        ``mix``."""
+        games = self.raw("games").select("run", "game_id", "players", "decisions", "truncated", "rules_hash")
+        return (
+            self.raw("seats")
+            .join(games, on=["run", "game_id"], how="left")
+            .join(self._mix.lazy(), on=["run", "game_id"], how="left")
+        )
+
+    def turns(self) -> pl.LazyFrame:
+        """Turns with run columns (and ``players`` from the run's manifest)."""
+        return self._concat(
+            [
+                scan(r.path, "turns").with_columns(
+                    *self._lits(r), pl.lit(r.players, dtype=pl.Int64).alias("players")
+                )
+                for r in self.runs
+            ]
+        )
+
+    def has_column(self, table: str, name: str) -> bool:
+        """Whether every run's ``table`` has column ``name``."""
+        return all(name in scan(r.path, table).collect_schema().names() for r in self.runs) and bool(
+            self.runs
+        )
+
+
+def open_runs(paths: str | Path | Iterable[str | Path]) -> Runs:
+    """Read one or several result folders (run folders, or study folders holding run folders)."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    folders = find_runs(paths)
+    labels = _labels(folders)
+    return Runs([Run(label, path, read_manifest(path)) for label, path in zip(labels, folders, strict=True)])

@@ -1,0 +1,457 @@
+"""Studies: one command from a question to a report, defined in small TOML files.
+
+The packaged studies live in ``analysis/studies/*.toml``; copy one, edit it and run it with
+``skald study --file my.toml``.  A study file has a ``[study]`` table and one or more
+``[[runs]]`` tables; each ``[[runs]]`` expands to one run per player count x strategy mix x
+rule variant::
+
+    [study]
+    name = "mainland-scores"        # results go to results/<name>/ (letters, digits, - and _)
+    title = "Mainland score spreads"
+    description = "How Mainland scores spread by seat, strategy and player count."
+    games = 400                     # games per run (--games overrides it)
+    seed = 42                       # root seed of every run (same seed: common deals across variants)
+    seats = "rotate"                # rotate | exhaustive | random | fixed
+    jobs = -1                       # worker processes (--jobs overrides it)
+
+    [[runs]]
+    game = "mainland"
+    players = [2, 3, 4]             # an integer or a list
+    strategies = ["greedy", "builder", "raider", "random"]   # the first <players> of them play
+    # mixes = [["greedy", "random", "greedy"], ...]          # instead of strategies: several mixes
+    # rules = { castle_needs_overlap = false }               # rule switches for every run of this entry
+    # variants = [{ label = "strict", castle_needs_overlap = true },
+    #             { label = "loose", castle_needs_overlap = false }]
+    # games = 200, seats = "fixed", max_decisions = 3000, data = "my-data.toml", name = "prefix"
+
+Every malformed file gets a one-line ``SkaldError`` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sim.errors import SkaldError
+
+STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs"}
+RUN_KEYS = {
+    "name",
+    "game",
+    "players",
+    "strategies",
+    "mixes",
+    "rules",
+    "variants",
+    "games",
+    "seats",
+    "seed",
+    "max_decisions",
+    "data",
+}
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One ``skald run`` of a study."""
+
+    name: str
+    game: str
+    players: int
+    strategies: list[str]
+    rules: dict[str, Any]
+    games: int
+    seats: str
+    seed: int
+    max_decisions: int | None = None
+    data: str | None = None
+
+
+@dataclass
+class Study:
+    """A parsed study file."""
+
+    name: str
+    title: str
+    description: str
+    games: int
+    seed: int
+    seats: str
+    jobs: int
+    runs: list[dict[str, Any]]
+    source: str  # where it was read from
+    text: str = ""
+    base: Path = field(default_factory=Path)
+
+    @property
+    def games_needed(self) -> list[str]:
+        """The games this study simulates, in order of first use."""
+        return list(dict.fromkeys(r["game"] for r in self.runs))
+
+    def missing(self) -> str | None:
+        """None when every game it needs is available, else a one-line reason."""
+        for game in self.games_needed:
+            reason = game_unavailable(game)
+            if reason:
+                return f"study {self.name!r} needs {game}, which is {reason}"
+        return None
+
+    def plan(self, games: int | None = None) -> list[PlannedRun]:
+        """The runs, expanded; ``games`` replaces every run's game count."""
+        if games is not None and games < 1:
+            raise SkaldError(f"--games must be at least 1, not {games}")
+        planned: list[PlannedRun] = []
+        for i, entry in enumerate(self.runs):
+            where = f"runs[{i}]"
+            players = entry["players"]
+            mixes = entry["mixes"]
+            variants = entry["variants"] or [{}]
+            for p in players:
+                for m, mix in enumerate(mixes):
+                    strategies = _for_players(mix, p, f"{self.source}: {where}")
+                    for variant in variants:
+                        label = variant.get("label")
+                        rules = {**entry["rules"], **{k: v for k, v in variant.items() if k != "label"}}
+                        parts = [entry.get("name") or entry["game"], f"{p}p"]
+                        if len(mixes) > 1:
+                            parts.append(f"mix{m + 1}")
+                        if len(variants) > 1 or label:
+                            parts.append(_slug(label or _rules_label(rules)))
+                        planned.append(
+                            PlannedRun(
+                                name="-".join(parts),
+                                game=entry["game"],
+                                players=p,
+                                strategies=strategies,
+                                rules=rules,
+                                games=games or entry.get("games") or self.games,
+                                seats=entry.get("seats") or self.seats,
+                                seed=entry.get("seed", self.seed),
+                                max_decisions=entry.get("max_decisions"),
+                                data=_data_path(entry.get("data"), self.base),
+                            )
+                        )
+        names = [r.name for r in planned]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise SkaldError(
+                f"study file {self.source}: two runs would share the folder {dupes[0]!r} "
+                "(give the [[runs]] entries different names or variant labels)"
+            )
+        return planned
+
+
+def _data_path(path: str | None, base: Path) -> str | None:
+    if path is None:
+        return None
+    p = Path(path)
+    return str(p if p.is_absolute() else base / p)
+
+
+def _for_players(mix: list[str], players: int, where: str) -> list[str]:
+    if len(mix) == 1:
+        return mix * players
+    if len(mix) < players:
+        raise SkaldError(
+            f"{where}: {len(mix)} strategies given for {players} players "
+            "(give at least one per player, or a single one for every seat)"
+        )
+    return list(mix[:players])
+
+
+def _rules_label(rules: dict[str, Any]) -> str:
+    return "-".join(f"{k}-{str(v).lower()}" for k, v in sorted(rules.items())) or "defaults"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-").lower() or "variant"
+
+
+def game_unavailable(game: str) -> str | None:
+    """None when ``game`` is registered and loads; else why not ("not available yet (...)")."""
+    from sim.games import GAMES, get_game
+
+    if game not in GAMES:
+        return f"not available yet (registered games: {', '.join(sorted(GAMES))})"
+    try:
+        get_game(game)
+    except Exception as exc:
+        return f"not loadable yet ({type(exc).__name__}: {exc})"
+    return None
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _fail(source: str, message: str) -> SkaldError:
+    return SkaldError(f"study file {source}: {message}")
+
+
+def _int(value: Any, where: str, source: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(source, f"{where} must be an integer, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise _fail(source, f"{where} must be at least {minimum}, not {value}")
+    return value
+
+
+def _str(value: Any, where: str, source: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(source, f"{where} must be a non-empty string, not {value!r}")
+    return value.strip()
+
+
+def _strategy_list(value: Any, where: str, source: str) -> list[str]:
+    if not isinstance(value, list) or not value or not all(isinstance(s, str) and s.strip() for s in value):
+        raise _fail(source, f"{where} must be a non-empty list of strategy specs (strings), not {value!r}")
+    return [s.strip() for s in value]
+
+
+def _scalar_rules(value: Any, where: str, source: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(source, f"{where} must be a table of rule switches (name = value), not {value!r}")
+    for k, v in value.items():
+        if not isinstance(v, (bool, int, float, str)):
+            raise _fail(source, f"{where}.{k} must be a boolean, number or string, not {v!r}")
+    return dict(value)
+
+
+def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
+    """Parse and check a study file's text (a one-line ``SkaldError`` for anything malformed)."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _fail(source, f"not valid TOML: {exc}") from None
+    unknown = sorted(set(doc) - {"study", "runs"})
+    if unknown:
+        raise _fail(source, f"unknown table {unknown[0]!r} (allowed: [study] and [[runs]])")
+    head = doc.get("study")
+    if not isinstance(head, dict):
+        raise _fail(source, "needs a [study] table with at least name")
+    bad = sorted(set(head) - STUDY_KEYS)
+    if bad:
+        raise _fail(source, f"unknown key study.{bad[0]} (allowed: {', '.join(sorted(STUDY_KEYS))})")
+    name = _str(head.get("name"), "study.name", source)
+    if not NAME_RE.match(name):
+        raise _fail(source, f"study.name {name!r} may hold only letters, digits, '-' and '_'")
+    from sim import seats as seating
+
+    seats = _str(head.get("seats", seating.DEFAULT_MODE), "study.seats", source)
+    if seats not in seating.MODES:
+        raise _fail(source, f"study.seats {seats!r} is not a seat mode (allowed: {', '.join(seating.MODES)})")
+    jobs = _int(head.get("jobs", -1), "study.jobs", source)
+    if jobs == 0:
+        raise _fail(source, "study.jobs must not be 0 (use N >= 1, or -1 for all cores)")
+    study = Study(
+        name=name,
+        title=_str(head.get("title", name), "study.title", source),
+        description=str(head.get("description", "")).strip(),
+        games=_int(head.get("games", 200), "study.games", source, 1),
+        seed=_int(head.get("seed", 42), "study.seed", source, 0),
+        seats=seats,
+        jobs=jobs,
+        runs=[],
+        source=source,
+        text=text,
+        base=base or Path.cwd(),
+    )
+    runs = doc.get("runs")
+    if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
+        raise _fail(source, "needs at least one [[runs]] table")
+    for i, raw in enumerate(runs):
+        study.runs.append(_parse_run(raw, f"runs[{i}]", source, seating.MODES))
+    return study
+
+
+def _parse_run(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
+    bad = sorted(set(raw) - RUN_KEYS)
+    if bad:
+        raise _fail(source, f"unknown key {where}.{bad[0]} (allowed: {', '.join(sorted(RUN_KEYS))})")
+    entry: dict[str, Any] = {"game": _str(raw.get("game"), f"{where}.game", source)}
+    players = raw.get("players")
+    if players is None:
+        raise _fail(source, f"{where}.players is missing (an integer or a list of integers)")
+    players = players if isinstance(players, list) else [players]
+    if not players:
+        raise _fail(source, f"{where}.players must not be empty")
+    entry["players"] = [_int(p, f"{where}.players", source, 1) for p in players]
+    if ("strategies" in raw) == ("mixes" in raw):
+        raise _fail(source, f"{where} needs exactly one of strategies (a list) or mixes (a list of lists)")
+    if "strategies" in raw:
+        entry["mixes"] = [_strategy_list(raw["strategies"], f"{where}.strategies", source)]
+    else:
+        mixes = raw["mixes"]
+        if not isinstance(mixes, list) or not mixes:
+            raise _fail(source, f"{where}.mixes must be a non-empty list of strategy lists")
+        entry["mixes"] = [_strategy_list(m, f"{where}.mixes[{j}]", source) for j, m in enumerate(mixes)]
+    entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
+    variants = raw.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
+        raise _fail(source, f"{where}.variants must be a list of tables (rule = value, optional label)")
+    entry["variants"] = []
+    for j, v in enumerate(variants):
+        checked = _scalar_rules(v, f"{where}.variants[{j}]", source)
+        if "label" in checked:
+            checked["label"] = _str(checked["label"], f"{where}.variants[{j}].label", source)
+        entry["variants"].append(checked)
+    if "name" in raw:
+        entry["name"] = _str(raw["name"], f"{where}.name", source)
+        if not NAME_RE.match(entry["name"]):
+            raise _fail(source, f"{where}.name {entry['name']!r} may hold only letters, digits, '-' and '_'")
+    if "games" in raw:
+        entry["games"] = _int(raw["games"], f"{where}.games", source, 1)
+    if "seed" in raw:
+        entry["seed"] = _int(raw["seed"], f"{where}.seed", source, 0)
+    if "seats" in raw:
+        entry["seats"] = _str(raw["seats"], f"{where}.seats", source)
+        if entry["seats"] not in modes:
+            raise _fail(
+                source, f"{where}.seats {entry['seats']!r} is not a seat mode (allowed: {', '.join(modes)})"
+            )
+    if "max_decisions" in raw:
+        entry["max_decisions"] = _int(raw["max_decisions"], f"{where}.max_decisions", source, 1)
+    if "data" in raw:
+        entry["data"] = _str(raw["data"], f"{where}.data", source)
+    return entry
+
+
+def load_file(path: str | Path) -> Study:
+    """Read a user's study file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SkaldError(f"study file {str(path)!r} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SkaldError(f"cannot read study file {str(path)!r}: {exc}") from None
+    return parse(text, repr(str(path)), base=path.parent)
+
+
+def packaged() -> dict[str, Study]:
+    """The packaged studies by name (``analysis/studies/*.toml``)."""
+    folder = resources.files("analysis") / "studies"
+    found = {}
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".toml"):
+            study = parse(
+                item.read_text(encoding="utf-8"), f"analysis/studies/{item.name}", base=Path(str(item)).parent
+            )
+            found[study.name] = study
+    return found
+
+
+def get(name: str) -> Study:
+    """A packaged study by name."""
+    studies = packaged()
+    if name not in studies:
+        raise SkaldError(f"unknown study {name!r} (allowed: {', '.join(studies)}; or --file my.toml)")
+    return studies[name]
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class StudyResult:
+    study: Study
+    out: Path
+    runs: list[Path]
+    report: Path | None
+    skipped: list[str] = field(default_factory=list)
+
+
+def run_study(
+    study: Study,
+    *,
+    games: int | None = None,
+    jobs: int | None = None,
+    out: str | Path | None = None,
+    progress: bool = True,
+    report: bool = True,
+    on_run: Callable[[PlannedRun, int, int], None] | None = None,
+    on_skip: Callable[[str], None] | None = None,
+) -> StudyResult:
+    """Run every simulation of ``study`` into ``out`` (default ``results/<name>``) and write
+    ``report.html``."""
+    from sim.runner import RunConfig, run
+
+    reason = study.missing()
+    if reason:
+        raise SkaldError(reason)
+    if jobs == 0:
+        raise SkaldError("--jobs must not be 0 (use N >= 1 workers, or -1 for all cores)")
+    planned, skipped = _runnable(study.plan(games))
+    if not planned:
+        raise SkaldError(f"study {study.name!r} has no run its games can play: {'; '.join(skipped)}")
+    for note in skipped:
+        if on_skip is not None:
+            on_skip(note)
+    folder = Path(out) if out is not None else Path("results") / study.name
+    if (folder / "manifest.json").exists():
+        raise SkaldError(
+            f"output folder {str(folder)!r} is a run folder (choose another --out for the study)"
+        )
+    if folder.exists() and not folder.is_dir():
+        raise SkaldError(f"output {str(folder)!r} exists and is not a folder (choose another --out)")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "study.toml").write_text(study.text, encoding="utf-8")
+    paths = []
+    for i, planned_run in enumerate(planned):
+        if on_run is not None:
+            on_run(planned_run, i, len(planned))
+        target = folder / planned_run.name
+        run(
+            RunConfig(
+                game=planned_run.game,
+                players=planned_run.players,
+                games=planned_run.games,
+                strategies=planned_run.strategies,
+                seats=planned_run.seats,
+                jobs=jobs if jobs is not None else study.jobs,
+                seed=planned_run.seed,
+                out=target,
+                rules=planned_run.rules,
+                data=planned_run.data,
+                max_decisions=planned_run.max_decisions,
+                overwrite=True,
+                progress=progress,
+            )
+        )
+        paths.append(target)
+    written = None
+    if report:
+        from analysis.report import write_report
+
+        written = write_report(
+            paths,
+            folder / "report.html",
+            title=study.title,
+            study={"name": study.name, "title": study.title, "description": study.description},
+        )
+    return StudyResult(study, folder, paths, written, skipped)
+
+
+def _runnable(planned: list[PlannedRun]) -> tuple[list[PlannedRun], list[str]]:
+    """The runs whose rule switches their game has, and a note for each run skipped for lacking one.
+
+    So a study written ahead of a rule switch (e.g. Graenaland's custom start) runs what it can.
+    """
+    from sim.games import get_game
+
+    keep, notes = [], []
+    for planned_run in planned:
+        names = {s.name for s in get_game(planned_run.game).rule_switches}
+        unknown = sorted(set(planned_run.rules) - names)
+        if unknown:
+            notes.append(
+                f"skipped run {planned_run.name}: {planned_run.game} has no rule switch {unknown[0]!r} yet"
+            )
+        else:
+            keep.append(planned_run)
+    return keep, notes

@@ -1,0 +1,176 @@
+"""`skald study --file` end to end on a small Mainland run, and the HTML report: sections, images,
+escaping, and rendering in a real headless browser (skipped where no Chromium is installed)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from analysis.report import write_report
+from sim.cli import _main
+from tests.analysis_testkit import write_results
+
+STUDY = """
+[study]
+name = "tiny-mainland"
+title = "Tiny Mainland study"
+description = "Three players, a few games."
+games = 30
+seed = 5
+jobs = 1
+
+[[runs]]
+game = "mainland"
+players = 3
+strategies = ["greedy", "builder", "random"]
+"""
+
+SECTIONS = [
+    "records",
+    "seat-balance",
+    "mainland-scores",
+    "mainland-points",
+    "mainland-play",
+    "strength",
+    "curves",
+    "sample-size",
+]
+
+
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("study")
+    spec = root / "tiny.toml"
+    spec.write_text(STUDY)
+    assert _main(["study", "--file", str(spec), "--out", str(root / "out"), "--quiet"]) == 0
+    return root / "out"
+
+
+def test_study_writes_runs_and_report(study_dir: Path) -> None:
+    assert (study_dir / "mainland-3p" / "manifest.json").is_file()
+    assert (study_dir / "study.toml").read_text() == STUDY
+    assert (study_dir / "report.html").is_file()
+
+
+def test_report_has_every_section_and_image(study_dir: Path) -> None:
+    text = (study_dir / "report.html").read_text()
+    for section in SECTIONS:
+        assert f'id="{section}"' in text, section
+    images = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
+    files = sorted(study_dir.glob("report-*.png"))
+    assert len(images) == len(files) >= 10
+    for f in files:
+        assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f.name in text
+    assert "http://" not in text and "https://" not in text  # nothing to fetch
+    for needle in (
+        "Tiny Mainland study",
+        "seed",
+        "reconstructed",
+        "polars",
+        "scipy",
+        "greedy",
+        "chi-square",
+        "4x the games",
+        "ties split fractionally",
+    ):
+        assert needle in text, needle
+    # every section reads one sentence off the numbers
+    assert len(re.findall(r'<p class="reading">[^<]+\.</p>', text)) == len(SECTIONS) - 1
+
+
+def test_report_command(study_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "r" / "out.html"
+    assert _main(["report", str(study_dir / "mainland-3p"), "-o", str(target)]) == 0
+    assert capsys.readouterr().out.strip() == f"report: {target}"
+    assert (tmp_path / "r" / "out-01-seat-balance.png").is_file()
+    assert _main(["report", str(tmp_path / "nothing")]) == 2
+    assert capsys.readouterr().err.startswith("error: results folder")
+    assert _main(["report", str(study_dir), "-o", str(tmp_path / "x.txt")]) == 2
+
+
+HOSTILE = '<script>alert("s")</script>'
+HOSTILE_2 = "x'\"&<img src=q onerror=alert(1)>"
+
+
+def test_report_escapes_hostile_names(tmp_path: Path) -> None:
+    parts = {
+        "mainland_tiles": [[3, 1]] * 4,
+        "mainland_items": [[2, 1]] * 4,
+        "minor_items": [[0, 0]] * 4,
+        **{k: [[1, 1]] * 4 for k in ("placements", "passes", "forced_passes", "replaces", "gatherings")},
+    }
+    folder = tmp_path / "runs" / "run<b>bold</b>"
+    write_results(folder, [[5, 2], [2, 5], [5, 2], [4, 4]], [HOSTILE, HOSTILE_2], parts=parts)
+    out = write_report([folder], tmp_path / "hostile.html", title="<i>title</i>")
+    text = out.read_text()
+    assert "<script" not in text
+    assert "<img src=q" not in text and "<b>bold" not in text and "<i>title" not in text
+    assert str(escape(HOSTILE)) in text  # jinja2's autoescape (markupsafe): &lt; &gt; &amp; &#34; &#39;
+    assert str(escape(HOSTILE_2)) in text
+
+
+CHECK = """<script>
+window.addEventListener("load", function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  var div = document.createElement("div");
+  div.id = "img-check";
+  div.textContent = "loaded " + ok + " of " + imgs.length + " width " + document.body.scrollWidth;
+  document.body.appendChild(div);
+});
+</script>"""
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+def test_report_renders_in_headless_chromium(study_dir: Path, tmp_path: Path) -> None:
+    page = tmp_path / "check.html"
+    # a copy with a probe script appended; the images stay embedded, so the copy is just as self-contained
+    page.write_text((study_dir / "report.html").read_text().replace("</body>", CHECK + "</body>"))
+    flags = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--hide-scrollbars",
+    ]
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run(
+            [*flags, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    found = re.search(r'id="img-check">loaded (\d+) of (\d+) width (\d+)<', dom.stdout)
+    assert found, dom.stderr[-2000:]
+    loaded, total, width = map(int, found.groups())
+    assert total >= 10 and loaded == total
+    shot = tmp_path / "shot.png"
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run(
+            [
+                *flags,
+                f"--user-data-dir={profile}",
+                "--window-size=1100,1600",
+                f"--screenshot={shot}",
+                (study_dir / "report.html").as_uri(),
+            ],
+            capture_output=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+    assert shot.is_file() and shot.stat().st_size > 20_000

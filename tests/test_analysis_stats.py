@@ -1,0 +1,87 @@
+"""analysis.stats against hand computations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from analysis import stats
+
+
+def test_wilson_known_values() -> None:
+    low, high = stats.wilson_interval(50, 100)
+    assert (float(low), float(high)) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    low, high = stats.wilson_interval(7, 10)  # centre 0.6445, half-width 0.2477
+    assert (float(low), float(high)) == pytest.approx((0.3968, 0.8922), abs=1e-4)
+    low, high = stats.wilson_interval(0, 10)
+    assert (float(low), float(high)) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    low, high = stats.wilson_interval(2.5, 4)  # fractional tie shares are allowed
+    assert 0 < float(low) < 0.625 < float(high) < 1
+    low, high = stats.wilson_interval(0, 0)
+    assert (float(low), float(high)) == (0.0, 1.0)
+
+
+def test_equal_chances_chi_square_and_g() -> None:
+    result = stats.equal_chances_test([30, 20, 25, 25])
+    # expected 25 each: chi2 = (25 + 25 + 0 + 0) / 25 = 2 with 3 degrees of freedom
+    assert result.chi2 == pytest.approx(2.0)
+    assert result.dof == 3
+    assert result.chi2_p == pytest.approx(0.5724067, abs=1e-6)
+    # G = 2 * (30 ln 1.2 + 20 ln 0.8)
+    assert result.g == pytest.approx(2 * (30 * math.log(1.2) + 20 * math.log(0.8)))
+    assert result.decided == 100
+    assert stats.equal_chances_test([10, 10]).chi2_p == pytest.approx(1.0)
+    assert math.isnan(stats.equal_chances_test([0, 0]).chi2_p)
+
+
+def test_balance_metric() -> None:
+    assert stats.balance_metric([0.3, 0.2, 0.25, 0.25]) == pytest.approx(0.9)
+    assert stats.balance_metric([0.5, 0.5]) == 1.0
+
+
+def test_bradley_terry_two_players() -> None:
+    # A ahead of B 7 times in 10: the MLE has p_A / p_B = 7 / 3; geometric mean 1
+    p = stats.bradley_terry(np.array([[0.0, 7.0], [3.0, 0.0]]))
+    assert p[0] / p[1] == pytest.approx(7 / 3, rel=1e-8)
+    assert p[0] * p[1] == pytest.approx(1.0)
+    elo = stats.elo_scale(p)
+    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(7 / 3))
+
+
+def test_bradley_terry_recovers_exact_strengths() -> None:
+    truth = np.array([4.0, 2.0, 1.0])
+    wins = 100 * truth[:, None] / (truth[:, None] + truth[None, :])
+    np.fill_diagonal(wins, 0)
+    p = stats.bradley_terry(wins)
+    assert p / p[2] == pytest.approx(truth, rel=1e-6)
+
+
+def test_bradley_terry_keeps_a_winless_player_finite() -> None:
+    p = stats.bradley_terry(np.array([[0.0, 5.0], [0.0, 0.0]]))
+    assert np.isfinite(p).all() and p[0] > 100 * p[1]
+
+
+def test_two_proportions_and_two_means() -> None:
+    comp = stats.two_proportions(50, 100, 60, 100)
+    assert comp.estimate == pytest.approx(0.1)
+    assert comp.p_value == pytest.approx(0.1552, abs=1e-4)  # pooled z = 1.4213
+    assert comp.effect == pytest.approx(2 * math.asin(math.sqrt(0.6)) - 2 * math.asin(math.sqrt(0.5)))
+    a, b = np.array([1.0, 2.0, 3.0, 4.0]), np.array([3.0, 4.0, 5.0, 6.0])
+    comp = stats.two_means(a, b)
+    assert comp.estimate == pytest.approx(2.0)
+    assert comp.effect == pytest.approx(2.0 / np.std(a, ddof=1))
+    assert comp.low < 2.0 < comp.high
+    assert 0 < comp.p_value < 0.1
+
+
+def test_mean_interval_and_games_to_halve() -> None:
+    mean, low, high = stats.mean_interval(np.array([1.0, 2.0, 3.0]))
+    assert mean == 2.0
+    assert high - mean == pytest.approx(stats.Z95 * 1.0 / math.sqrt(3))
+    assert stats.games_to_halve(250) == 1000
+    # the Wilson half-width with 4x the games is about half as wide
+    lo1, hi1 = stats.wilson_interval(100, 400)
+    lo4, hi4 = stats.wilson_interval(400, 1600)
+    assert float(hi4 - lo4) == pytest.approx(float(hi1 - lo1) / 2, rel=0.01)

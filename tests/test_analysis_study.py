@@ -1,0 +1,167 @@
+"""Study files: parsing, clear one-line errors, expansion into runs, and the `skald study` command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analysis import study as studies
+from sim.cli import _main
+from sim.errors import SkaldError
+
+GOOD = """
+[study]
+name = "tiny"
+title = "A tiny study"
+games = 30
+seed = 3
+
+[[runs]]
+game = "mainland"
+players = [2, 3]
+strategies = ["greedy", "builder", "raider"]
+variants = [{ label = "strict", castle_needs_overlap = true }, { castle_needs_overlap = false }]
+"""
+
+
+def test_parse_and_plan() -> None:
+    spec = studies.parse(GOOD, "tiny.toml")
+    planned = spec.plan()
+    assert [r.name for r in planned] == [
+        "mainland-2p-strict",
+        "mainland-2p-castle_needs_overlap-false",
+        "mainland-3p-strict",
+        "mainland-3p-castle_needs_overlap-false",
+    ]
+    assert planned[0].strategies == ["greedy", "builder"]
+    assert planned[2].strategies == ["greedy", "builder", "raider"]
+    assert planned[1].rules == {"castle_needs_overlap": False}
+    assert {r.games for r in planned} == {30} and {r.seed for r in planned} == {3}
+    assert {r.games for r in spec.plan(games=12)} == {12}
+    assert spec.missing() is None
+
+
+BAD = [
+    ("[study\nname = 'x'", "not valid TOML"),
+    ("[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['greedy']", "needs a [study] table"),
+    ("[study]\nname='x'\ngamez=3", "unknown key study.gamez"),
+    ("[study]\nname='my study'", "may hold only letters"),
+    ("[study]\nname='x'\ngames='many'", "study.games must be an integer"),
+    ("[study]\nname='x'\ngames=0", "study.games must be at least 1"),
+    ("[study]\nname='x'\nseats='diagonal'", "not a seat mode"),
+    ("[study]\nname='x'", "needs at least one [[runs]] table"),
+    ("[study]\nname='x'\n[extra]\na=1", "unknown table 'extra'"),
+    ("[study]\nname='x'\n[[runs]]\ngame='mainland'\nstrategies=['greedy']", "runs[0].players is missing"),
+    ("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=2", "exactly one of strategies"),
+    ("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=2\nstrategies=[]", "non-empty list of strategy"),
+    ("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['a']\nrules=3", "must be a table"),
+    ("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=['two']\nstrategies=['a']", "must be an integer"),
+    (
+        "[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['a']\ncolour=1",
+        "unknown key runs[0]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD)
+def test_malformed_files_get_one_line_errors(text: str, message: str) -> None:
+    with pytest.raises(SkaldError) as info:
+        studies.parse(text, "'bad.toml'")
+    assert message in str(info.value)
+    assert str(info.value).startswith("study file 'bad.toml': ")
+    assert "\n" not in str(info.value)
+
+
+def test_too_few_strategies_and_duplicate_folders() -> None:
+    spec = studies.parse("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=4\nstrategies=['a','b']", "f")
+    with pytest.raises(SkaldError, match="2 strategies given for 4 players"):
+        spec.plan()
+    twice = "[study]\nname='x'\n" + "[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['greedy']\n" * 2
+    with pytest.raises(SkaldError, match="share the folder 'mainland-2p'"):
+        studies.parse(twice, "f").plan()
+
+
+def test_packaged_studies_parse() -> None:
+    found = studies.packaged()
+    assert {"mainland-scores", "start-positions", "three-player"} <= set(found)
+    for spec in found.values():
+        assert spec.plan()
+    assert found["mainland-scores"].missing() is None
+
+
+def test_cli_list_and_graenaland_studies_say_what_they_need(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sim.games
+
+    monkeypatch.delitem(sim.games.GAMES, "graenaland", raising=False)
+    assert _main(["study", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "mainland-scores" in listing and "needs graenaland" in listing
+    for name in ("start-positions", "three-player"):
+        assert _main(["study", name]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(
+            f"error: study '{name}' needs graenaland, which is not available yet (registered"
+        )
+        assert "\n" not in err
+
+
+def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[study]\nname = 'x'\ngames = -3\n")
+    assert _main(["study", "--file", str(bad)]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == f"error: study file '{bad}': study.games must be at least 1, not -3"
+    )
+    assert _main(["study"]) == 2
+    assert "give one study" in capsys.readouterr().err
+    assert _main(["study", "nosuch"]) == 2
+    assert "unknown study 'nosuch'" in capsys.readouterr().err
+    assert _main(["study", "--file", str(tmp_path / "missing.toml")]) == 2
+    assert "not found" in capsys.readouterr().err
+    run_folder = tmp_path / "run"
+    run_folder.mkdir()
+    (run_folder / "manifest.json").write_text("{}")
+    good = tmp_path / "good.toml"
+    good.write_text(GOOD)
+    assert _main(["study", "--file", str(good), "--out", str(run_folder)]) == 2
+    assert "is a run folder" in capsys.readouterr().err
+
+
+def test_readme_study_example_parses() -> None:
+    import re
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = re.search(r"```toml\n(.*?)```", readme, re.S)
+    assert block, "README has a TOML study example"
+    planned = studies.parse(block.group(1), "README").plan()
+    assert [r.name for r in planned] == [
+        "mainland-3p-strict",
+        "mainland-3p-loose",
+        "mainland-4p-strict",
+        "mainland-4p-loose",
+    ]
+
+
+def test_cli_all_runs_what_it_can(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tiny = studies.parse(
+        "[study]\nname='tiny'\ngames=12\njobs=1\n[[runs]]\ngame='mainland'\nplayers=2\n"
+        "strategies=['greedy','random']\n[[runs]]\nname='odd'\ngame='mainland'\nplayers=2\n"
+        "strategies=['greedy']\nrules={no_such_switch=true}\n",
+        "tiny.toml",
+    )
+    later = studies.parse(
+        "[study]\nname='later'\n[[runs]]\ngame='nosuchgame'\nplayers=3\nstrategies=['x']", "l"
+    )
+    monkeypatch.setattr(studies, "packaged", lambda: {"tiny": tiny, "later": later})
+    assert _main(["study", "--all", "--out", str(tmp_path), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "skipped: study 'later' needs nosuchgame, which is not available yet" in captured.err
+    assert "note: skipped run odd-2p: mainland has no rule switch 'no_such_switch' yet" in captured.err
+    assert (tmp_path / "tiny" / "report.html").is_file() and (tmp_path / "report.html").is_file()
+    assert captured.out.strip().splitlines()[-1] == f"report: {tmp_path / 'report.html'}"
