@@ -17,9 +17,12 @@ from strategies.base import Strategy
 #: built-in strategies: name -> "module:Class" (imported lazily)
 BUILTIN: dict[str, list[str]] = {
     "random": ["strategies.random_play:RandomStrategy"],
-    "greedy": ["strategies.mainland:GreedyStrategy"],
+    "greedy": ["strategies.mainland:GreedyStrategy", "strategies.graenaland:GreedyStrategy"],
     "builder": ["strategies.mainland:BuilderStrategy"],
     "raider": ["strategies.mainland:RaiderStrategy"],
+    "cooperative": ["strategies.graenaland:CooperativeStrategy"],
+    "rival": ["strategies.graenaland:RivalStrategy"],
+    "warlord": ["strategies.graenaland:WarlordStrategy"],
 }
 
 

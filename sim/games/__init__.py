@@ -10,6 +10,7 @@ from sim.game import Game
 #: game name -> module exposing ``GAME``
 GAMES: dict[str, str] = {
     "mainland": "sim.games.mainland.game",
+    "graenaland": "sim.games.graenaland.game",
 }
 
 

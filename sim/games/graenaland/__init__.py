@@ -1,0 +1,1 @@
+"""Graenaland (Vlaada Chvatil, 2006): rulebook ../shared/rules/graenaland.txt."""

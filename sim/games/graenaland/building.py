@@ -1,0 +1,345 @@
+"""Building (graenaland.txt:123-212): what the builder may do, the ways to pay, and the effects.
+
+A build is two decisions: the action (``Action``: what and where) and the payment (``Pay``: the
+distinct ways to pay by card type, so strategies choose what to spend). A payment covers each
+unit of the cost with a resource card of that type, a gold card (wild, line 127), a supply card
+(one of its two resources, or both as a pair, for one building only, lines 133-134), or, once per
+marketplace, any other card or a whole supply card (lines 194-197).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+from sim.games.graenaland.board import Board
+from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC, GraenalandData
+from sim.games.graenaland.options import END, Action, Contribute, Fee, Pay
+from sim.games.graenaland.state import (
+    CHURCH,
+    FORTRESS,
+    HALL,
+    MARKET,
+    PALISADE,
+    PRIEST,
+    SKALD,
+    GraenalandState,
+)
+from sim.games.graenaland.votes import settlements_on
+
+Cost = tuple[int, int, int, int]
+Hand = tuple[int, int, int, int, int]
+
+
+def hand_counts(state: GraenalandState, data: GraenalandData, seat: int) -> Hand:
+    counts = [0, 0, 0, 0, 0]
+    for card in state.hands[seat]:
+        counts[data.card_resource[card]] += 1
+    return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+
+def supply_pairs(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[tuple[int, int], ...]:
+    """The seat's supply cards as sorted resource pairs (the order of the symbols does not matter)."""
+    return tuple(sorted(tuple(sorted(data.supply_cards[c])) for c in state.supplies[seat]))  # type: ignore[misc]
+
+
+def markets_available(state: GraenalandState, seat: int) -> list[int]:
+    """Marketplaces on territories where the seat has a settlement, not yet used this building phase
+    (lines 194-195, 198); none for a player building on the five-player offer (line 303)."""
+    if state.offer_active:
+        return []
+    return [t for t in range(len(state.public)) if state.public[t][MARKET] and t not in state.markets_used
+            and settlements_on(state, t, seat) > 0]
+
+
+# --------------------------------------------------------------------------- payments
+
+
+@lru_cache(maxsize=200_000)
+def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
+          ) -> frozenset[tuple[Hand, tuple[tuple[int, int], ...], int]]:
+    """Every (cards used by type, supply pairs used, marketplaces used) covering ``need`` exactly."""
+    if not any(need):
+        return frozenset({((0, 0, 0, 0, 0), (), 0)})
+    r = next(i for i in range(4) if need[i])
+    less = list(need)
+    less[r] -= 1
+    need1: Cost = (less[0], less[1], less[2], less[3])
+    out: set[tuple[Hand, tuple[tuple[int, int], ...], int]] = set()
+
+    def take(hand2: Hand, sup2: tuple, m2: int, need2: Cost, card: int, pair: tuple | None, mk: int) -> None:
+        for used, sups, k in _ways(need2, hand2, sup2, m2):
+            if card >= 0:
+                u = list(used)
+                u[card] += 1
+                used = (u[0], u[1], u[2], u[3], u[4])
+            if pair is not None:
+                sups = tuple(sorted((*sups, pair)))
+            out.add((used, sups, k + mk))
+
+    def minus(h: Hand, i: int) -> Hand:
+        x = list(h)
+        x[i] -= 1
+        return (x[0], x[1], x[2], x[3], x[4])
+
+    if hand[r]:
+        take(minus(hand, r), sup, m, need1, r, None, 0)
+    if hand[GOLD]:
+        take(minus(hand, GOLD), sup, m, need1, GOLD, None, 0)
+    if m:
+        for s in range(4):
+            if s != r and hand[s]:
+                take(minus(hand, s), sup, m - 1, need1, s, None, 1)
+    for i, pair in enumerate(sup):
+        if i and sup[i - 1] == pair:
+            continue
+        rest = sup[:i] + sup[i + 1:]
+        a, b = pair
+        if r in pair:
+            take(hand, rest, m, need1, -1, pair, 0)
+            other = b if a == r else a
+            if need1[other]:
+                n2 = list(need1)
+                n2[other] -= 1
+                take(hand, rest, m, (n2[0], n2[1], n2[2], n2[3]), -1, pair, 0)
+        if m:
+            take(hand, rest, m - 1, need1, -1, pair, 1)
+    return frozenset(out)
+
+
+def payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> list[Pay]:
+    """The distinct ways to pay ``need`` (by card type), each with the fewest marketplaces it needs."""
+    total = sum(need)
+    capped_hand: Hand = tuple(min(h, total) for h in hand)  # type: ignore[assignment]
+    capped_sup: list[tuple[int, int]] = []
+    for pair in sup:
+        if capped_sup.count(pair) < total:
+            capped_sup.append(pair)
+    return list(_payments(need, capped_hand, tuple(capped_sup), min(markets, total)))
+
+
+@lru_cache(maxsize=100_000)
+def _payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> tuple[Pay, ...]:
+    best: dict[tuple, int] = {}
+    for used, sups, k in _ways(need, hand, sup, markets):
+        key = (used, sups)
+        if key not in best or k < best[key]:
+            best[key] = k
+    return tuple(Pay(used, sups, k) for (used, sups), k in sorted(best.items()))
+
+
+def cost_variants(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str, t: int
+                  ) -> list[Cost]:
+    """The cost of a build: a village's is printed on its piece (line 144); the army's is 1 grain +
+    1 ore + 3 grain, or 1 grain + 1 ore + the resource of a fortress's terrain (lines 165-168)."""
+    if kind == "village":
+        return [board.village_cost[t]]
+    if kind == "army":
+        out = [data.costs["army"]]
+        base = data.costs["army_fortress_base"]
+        for tt in range(board.n):
+            if state.buildings[tt][FORTRESS] == seat:
+                c = list(base)
+                c[data.fortress_resource[board.terrain[tt]]] += 1
+                cost: Cost = (c[0], c[1], c[2], c[3])
+                if cost not in out:
+                    out.append(cost)
+        return out
+    return [data.costs[kind]]
+
+
+def fee_recipients(state: GraenalandState, t: int, seat: int) -> list[int]:
+    """A first village on a territory with a palisade costs one resource card to every player who
+    already has a settlement there (line 203), clockwise from the builder."""
+    if not state.public[t][PALISADE] or settlements_on(state, t, seat) > 0:
+        return []
+    n = state.n_players
+    order = [(seat + i) % n for i in range(1, n)]
+    return [p for p in order if settlements_on(state, t, p) > 0]
+
+
+def payment_options(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str,
+                    t: int, need: Cost | None = None) -> list[Pay]:
+    """Ways for ``seat`` to pay for ``kind`` at ``t`` (or the remainder ``need`` of a joint building);
+    for a village behind a palisade, only those leaving enough resource cards for the fee."""
+    hand = hand_counts(state, data, seat)
+    sup = supply_pairs(state, data, seat)
+    markets = len(markets_available(state, seat))
+    variants = [need] if need is not None else cost_variants(state, board, data, seat, kind, t)
+    fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
+    seen: dict[tuple, Pay] = {}
+    for cost in variants:
+        for pay in payments(cost, hand, sup, markets):
+            if fee and sum(hand) - sum(pay.resources) < fee:
+                continue
+            key = (pay.resources, pay.supplies)
+            if key not in seen or pay.markets < seen[key].markets:
+                seen[key] = pay
+    return sorted(seen.values())
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def action_options(state: GraenalandState, board: Board, data: GraenalandData, seat: int) -> list[Action]:
+    """The builder's actions now (lines 125-212, 233-237, 300-304)."""
+    out: list[Action] = []
+    offer = state.offer_active
+    basic = not state.final and not offer
+    if basic and not state.supply_taken:
+        out.extend(Action("supply", -1, i) for i in range(len(state.supply_row)))
+
+    hand = hand_counts(state, data, seat)
+    sup = supply_pairs(state, data, seat)
+    markets = len(markets_available(state, seat))
+
+    def payable(kind: str, t: int) -> bool:
+        fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
+        for cost in cost_variants(state, board, data, seat, kind, t):
+            for pay in payments(cost, hand, sup, markets):
+                if not fee or sum(hand) - sum(pay.resources) >= fee:
+                    return True
+        return False
+
+    own = [t for t in range(board.n) if settlements_on(state, t, seat) > 0]
+    if state.houses[seat] > 0:
+        near = set(own)
+        for t in own:
+            near |= board.adjacent[t]
+        for t in sorted(near):  # line 143
+            if payable("village", t):
+                out.append(Action("village", t))
+        for t in range(board.n):  # lines 151-154
+            if state.villages[t][seat] > 0 and board.allows_buildings(t):
+                for b, name in enumerate(BUILDINGS):
+                    if state.buildings[t][b] < 0 and payable(name, t):
+                        out.append(Action(name, t))
+    if state.army[seat] < data.army_max and payable("army", -1):  # lines 163-169
+        out.append(Action("army"))
+    if not state.final:  # no public buildings in the final building phases (line 237)
+        for t in own:  # line 175, 177
+            for k, name in enumerate(PUBLIC):
+                if not state.public[t][k] and state.tokens[k] > 0 and payable(name, t):
+                    out.append(Action(name, t))
+    if basic and not state.joint_used:  # one joint proposal per round (line 207)
+        for t in own:
+            for k in range(len(PUBLIC)):
+                if not state.public[t][k] and state.tokens[k] > 0:
+                    out.append(Action("joint", t, k))
+        if state.rules.get("five_player_offer") and state.n_players == 5:  # lines 298-304
+            out.extend(Action("offer", -1, p) for p in range(state.n_players) if p != seat)
+    if not basic or state.supply_taken or not state.supply_row:  # line 132: take a card first
+        out.append(END)
+    return out
+
+
+def remove_cards(state: GraenalandState, data: GraenalandData, seat: int, resources: tuple[int, ...]
+                 ) -> list[int]:
+    """Take cards of the given types from the seat's hand (the earliest held first)."""
+    want = list(resources)
+    taken, kept = [], []
+    for card in state.hands[seat]:
+        r = data.card_resource[card]
+        if want[r] > 0:
+            want[r] -= 1
+            taken.append(card)
+        else:
+            kept.append(card)
+    if any(want):
+        raise ValueError(f"seat {seat} lacks cards {resources}")
+    state.hands[seat] = kept
+    return taken
+
+
+def discard(state: GraenalandState, data: GraenalandData, cards: list[int]) -> None:
+    """Used cards go to the discard pile of their terrain deck (line 126)."""
+    for card in cards:
+        state.discards[data.card_deck[card]].append(card)
+
+
+def pay(state: GraenalandState, data: GraenalandData, seat: int, option: Pay) -> None:
+    """Spend the cards of a payment; used supply cards leave the game to the supply discard pile."""
+    discard(state, data, remove_cards(state, data, seat, option.resources))
+    for pair in option.supplies:
+        for i, card in enumerate(state.supplies[seat]):
+            if tuple(sorted(data.supply_cards[card])) == tuple(pair):
+                state.supply_discard.append(state.supplies[seat].pop(i))
+                break
+        else:
+            raise ValueError(f"seat {seat} lacks supply card {pair}")
+    available = markets_available(state, seat)
+    state.markets_used.extend(available[: option.markets])
+
+
+def place(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str, t: int
+          ) -> tuple[int, int] | None:
+    """Put the paid build on the board. Returns (hero, territory) when the seat may move its priest or
+    skald to the new church or hall (line 157-158), else None."""
+    if kind == "village":
+        state.villages[t][seat] += 1
+        state.houses[seat] -= 1
+        state.stats["villages_built"][seat] += 1
+        return None
+    if kind == "army":
+        state.army[seat] += 1
+        state.stats["army_built"][seat] += 1
+        return None
+    if kind in BUILDINGS:
+        b = BUILDINGS.index(kind)
+        state.buildings[t][b] = seat
+        state.houses[seat] -= 1
+        state.stats["buildings_built"][seat] += 1
+        if b in (CHURCH, HALL):
+            hero = PRIEST if b == CHURCH else SKALD
+            if state.heroes[seat][hero] < 0:
+                if state.waiting[seat][hero] < 0:
+                    state.waiting[seat][hero] = t  # enters after the next movement phase (line 157)
+            elif t not in state.heroes[seat]:
+                return (hero, t)
+        return None
+    k = PUBLIC.index(kind)
+    state.public[t][k] = True
+    state.tokens[k] -= 1
+    state.stats["public_built"][seat] += 1
+    return None
+
+
+def fee_options(state: GraenalandState, data: GraenalandData, seat: int) -> list[Fee]:
+    return [Fee(r) for r, c in enumerate(hand_counts(state, data, seat)) if c]
+
+
+# --------------------------------------------------------------------------- joint public buildings
+
+
+def contribution_options(state: GraenalandState, data: GraenalandData, seat: int, cost: Cost
+                         ) -> list[Contribute]:
+    """Resource cards a player may offer to a joint public building (line 210): at most the cost of
+    each resource, gold (wild) up to the whole cost, never more cards than the cost in all."""
+    hand = hand_counts(state, data, seat)
+    total = sum(cost)
+    ranges = [range(min(hand[r], cost[r]) + 1) for r in range(4)] + [range(min(hand[GOLD], total) + 1)]
+    out = []
+    for v in product(*ranges):
+        if sum(v) <= total:
+            out.append(Contribute(tuple(v)))  # type: ignore[arg-type]
+    return out
+
+
+def take_from_contributions(cost: Cost, offers: list[tuple[int, tuple[int, ...]]]
+                            ) -> tuple[dict[int, tuple[int, ...]], Cost]:
+    """Cards taken from each contributor (in the given order: exact resources, then gold for what is
+    still missing) and the remainder the main player pays; surplus stays with its owner (line 211)."""
+    need = list(cost)
+    taken: dict[int, tuple[int, ...]] = {}
+    for seat, offer in offers:
+        t = [0, 0, 0, 0, 0]
+        for r in range(4):
+            t[r] = min(offer[r], need[r])
+            need[r] -= t[r]
+        t[GOLD] = min(offer[GOLD], sum(need))
+        for _ in range(t[GOLD]):
+            r = next(i for i in range(4) if need[i])
+            need[r] -= 1
+        if any(t):
+            taken[seat] = tuple(t)
+    return taken, (need[0], need[1], need[2], need[3])

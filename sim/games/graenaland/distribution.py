@@ -1,0 +1,179 @@
+"""Distributing resources: proposals and votes (graenaland.txt:88-121).
+
+The options of a proposal are every territory where the proposer has a vote and cards lie,
+times every division of *all* its cards among the seats with a vote there (lines 103-105).
+Identical face-up cards are interchangeable, so a face-up resource counted c times is split
+as a composition of c over the k voters; each face-down card is distinct (nobody knows what
+it is, line 182). ``ProposalOptions`` is a lazy sequence: an index is decoded (mixed radix)
+into a ``Propose`` without materialising the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+
+from sim.errors import IllegalChoice
+from sim.games.graenaland.data import GraenalandData
+from sim.games.graenaland.options import NO_PROPOSAL, Propose
+from sim.games.graenaland.state import GraenalandState, ProposalRecord
+from sim.games.graenaland.votes import votes_on
+
+
+@lru_cache(maxsize=4096)
+def compositions(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to write ``total`` as ``parts`` ordered non-negative counts (stars and bars)."""
+    out = []
+    for bars in combinations(range(total + parts - 1), parts - 1):
+        prev, counts = -1, []
+        for b in bars:
+            counts.append(b - prev - 1)
+            prev = b
+        counts.append(total + parts - 2 - prev)
+        out.append(tuple(counts))
+    return tuple(out)
+
+
+class _Segment:
+    """The divisions of one territory's cards among its voters."""
+
+    __slots__ = ("territory", "voters", "groups", "hidden", "n_cards", "radices", "size")
+
+    def __init__(self, territory: int, voters: tuple[int, ...], state: GraenalandState, data: GraenalandData):
+        self.territory, self.voters = territory, voters
+        by_res: dict[int, list[int]] = {}
+        self.hidden: list[int] = []
+        pile = zip(state.cards[territory], state.face_down[territory], strict=True)
+        for i, (card, down) in enumerate(pile):
+            if down:
+                self.hidden.append(i)
+            else:
+                by_res.setdefault(data.card_resource[card], []).append(i)
+        self.groups = [by_res[r] for r in sorted(by_res)]
+        self.n_cards = len(state.cards[territory])
+        k = len(voters)
+        self.radices = [len(compositions(len(g), k)) for g in self.groups] + [k] * len(self.hidden)
+        size = 1
+        for r in self.radices:
+            size *= r
+        self.size = size
+
+    def decode(self, index: int) -> Propose:
+        receivers = [0] * self.n_cards
+        k = len(self.voters)
+        for g in self.groups:
+            comp = compositions(len(g), k)
+            index, digit = divmod(index, len(comp))
+            pos = 0
+            for v, count in enumerate(comp[digit]):
+                for _ in range(count):
+                    receivers[g[pos]] = self.voters[v]
+                    pos += 1
+        for i in self.hidden:
+            index, digit = divmod(index, k)
+            receivers[i] = self.voters[digit]
+        return Propose(self.territory, tuple(receivers))
+
+
+class ProposalOptions(Sequence):
+    """Index 0 is "no proposal" (a player *may* propose, line 90); then each territory's divisions."""
+
+    def __init__(self, segments: list[_Segment]):
+        self.segments = segments
+        self.starts = []
+        total = 1
+        for seg in segments:
+            self.starts.append(total)
+            total += seg.size
+        self.total = total
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.total))]
+        if index < 0:
+            index += self.total
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        if index == 0:
+            return NO_PROPOSAL
+        for start, seg in zip(reversed(self.starts), reversed(self.segments), strict=True):
+            if index >= start:
+                return seg.decode(index - start)
+        raise IndexError(index)  # pragma: no cover
+
+    def territories(self) -> list[tuple[int, tuple[int, ...]]]:
+        """(territory, voters) of each segment: what a strategy may divide."""
+        return [(s.territory, s.voters) for s in self.segments]
+
+
+def voters_of(state: GraenalandState, t: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(seats with at least one vote on t, their votes)."""
+    votes = votes_on(state, t)
+    seats = tuple(p for p in range(state.n_players) if votes[p] > 0)
+    return seats, tuple(votes[p] for p in seats)
+
+
+def proposal_options(state: GraenalandState, data: GraenalandData, seat: int) -> ProposalOptions:
+    segments = []
+    for t in range(len(state.cards)):
+        if not state.cards[t]:
+            continue
+        voters, _ = voters_of(state, t)
+        if seat in voters:
+            segments.append(_Segment(t, voters, state, data))
+    return ProposalOptions(segments)
+
+
+def check_proposal(state: GraenalandState, seat: int, choice: object) -> Propose:
+    """A proposal must name a territory where the proposer has a vote (line 103) and give every card
+    there (line 105) to a seat with a vote there (line 105)."""
+    if not isinstance(choice, tuple) or len(choice) != 2:
+        raise _illegal(seat, choice, "a proposal is Propose(territory, receivers)")
+    t, receivers = int(choice[0]), tuple(int(r) for r in choice[1])
+    if t == -1 and not receivers:
+        return NO_PROPOSAL
+    if not 0 <= t < len(state.cards) or not state.cards[t]:
+        raise _illegal(seat, choice, "no resources lie at that territory")
+    voters, _ = voters_of(state, t)
+    if seat not in voters:
+        raise _illegal(seat, choice, "the proposer needs a vote on the territory (line 103)")
+    if len(receivers) != len(state.cards[t]):
+        raise _illegal(seat, choice, "a proposal divides all the resources of the territory (line 105)")
+    if any(r not in voters for r in receivers):
+        raise _illegal(seat, choice, "resources go only to players with a vote there (line 105)")
+    return Propose(t, receivers)
+
+
+def shares(n_players: int, receivers: tuple[int, ...]) -> tuple[int, ...]:
+    counts = [0] * n_players
+    for r in receivers:
+        counts[r] += 1
+    return tuple(counts)
+
+
+def resolve_vote(state: GraenalandState, ballots: dict[int, bool]) -> bool:
+    """Strictly more than half of the votes approve (lines 117-118); then the cards are handed out."""
+    proposer, t, receivers = state.proposal  # type: ignore[misc]
+    total = sum(state.vote_weights)
+    yes = sum(w for seat, w in zip(state.voters, state.vote_weights, strict=True) if ballots[seat])
+    approved = 2 * yes > total
+    if approved:
+        for card, seat in zip(state.cards[t], receivers, strict=True):
+            state.hands[seat].append(card)
+        state.cards[t] = []
+        state.face_down[t] = []
+    state.history.append(ProposalRecord(
+        round=state.round, proposer=proposer, territory=t, shares=shares(state.n_players, receivers),
+        yes=tuple(s for s in state.voters if ballots[s]), no=tuple(s for s in state.voters if not ballots[s]),
+        approved=approved))
+    return approved
+
+
+def _illegal(seat: int, choice: object, why: str) -> IllegalChoice:
+    exc = IllegalChoice(f"seat {seat} proposal {choice!r}: {why}")
+    exc.seat = seat
+    return exc

@@ -1,0 +1,317 @@
+"""Graenaland as a ``sim.game.Game``: metadata plus thin wrappers over ``rules``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sim.game import Result, RuleSwitch, result_from_scores
+from sim.games.graenaland import data as data_module
+from sim.games.graenaland import rules
+from sim.games.graenaland.board import build_board
+from sim.games.graenaland.data import GOALS, GraenalandData
+from sim.games.graenaland.options import (
+    ACTION_KINDS,
+    Action,
+    Contribute,
+    Decide,
+    Fee,
+    Move,
+    Pay,
+    Propose,
+    Vote,
+)
+from sim.games.graenaland.state import (
+    ANCHOR,
+    ANNOUNCE,
+    BUILD,
+    CHOOSE_CARD,
+    CONTRIBUTE,
+    DRAFT,
+    FEE,
+    HEROES,
+    JOINT,
+    OVER,
+    PAY,
+    PROPOSE,
+    RELOCATE,
+    STATS,
+    VOTE,
+    GraenalandState,
+    ProposalRecord,
+)
+from sim.games.graenaland.victory import goal_values, goals_met, victory_points
+from sim.games.graenaland.view import GraenalandView, view_of
+
+RULE_SWITCHES = (
+    RuleSwitch(
+        name="three_player_adjustments",
+        default="auto",
+        choices=("auto", "on", "off"),
+        doc="G7: the adjustments for three (graenaland.txt:243-249: heroes +1 vote, a priest gives 1 and "
+        "cuts warriors to 1, skald 1 + others, palisade -1 to every hero of a player without a settlement "
+        "there, first building not counted for Buildings). auto = on for 3 players only (line 25 "
+        "'you should use the adjustments'), on/off force them for any player count.",
+    ),
+    RuleSwitch(
+        name="custom_start",
+        default=False,
+        choices=(True, False),
+        doc="G22-G24: the advanced start-position draft (graenaland.txt:267-277) instead of the standard "
+        "start spaces: two face-down cards at each coastal territory, villages placed 1..n with the warrior "
+        "then n..1, a crowded territory lets earlier settlers weigh anchor. Off by default (line 257).",
+    ),
+    RuleSwitch(
+        name="victory_cards",
+        default=False,
+        choices=(True, False),
+        doc="G25-G26: victory point cards (graenaland.txt:279-316): keep one of three dealt cards, 6 points "
+        "win, announcements after distribution and before building, final building ranked by points. "
+        "Advanced rule: off by default (37).",
+    ),
+    RuleSwitch(
+        name="five_player_offer",
+        default=False,
+        choices=(True, False),
+        doc="G20: the optional five-player rule (graenaland.txt:296-304): instead of the joint public "
+        "building "
+        "proposal the main player lets another player build one thing (no marketplace, no supply card). "
+        "Optional in the rulebook, so off by default; only has an effect with 5 players.",
+    ),
+)
+
+ACTION_FIELDS = (
+    "round", "phase", "territory", "hero", "direction", "build", "index", "vote",
+    "share_0", "share_1", "share_2", "share_3", "share_4",
+    "grain", "cattle", "wood", "ore", "gold", "supply_cards", "markets", "army", "goals",
+)
+PART_FIELDS = (
+    "goals_met", *(f"goal_{g}" for g in GOALS), *GOALS, "villages", "houses_left", "hand_cards",
+    "supply_held",
+    "announced", "rounds", "start_position", "start_territory_a", "start_territory_b", "draft_order",
+    "chosen_territory", "victory_points", "victory_card", *STATS,
+)
+_NONE = (-1,) * len(ACTION_FIELDS)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str | None) -> GraenalandData:
+    return data_module.load(path)
+
+
+class Graenaland:
+    name = "graenaland"
+    min_players = 3
+    max_players = 5
+    rule_switches = RULE_SWITCHES
+    action_fields = ACTION_FIELDS
+    part_fields = PART_FIELDS
+    default_max_decisions = 20000
+    default_data_path = data_module.DEFAULT_PATH
+
+    def load_data(self, path: str | None) -> GraenalandData:
+        return _load(str(path) if path else None)
+
+    def new_state(self, n_players: int, rules_config: dict[str, Any], data: GraenalandData, seed: int
+                  ) -> GraenalandState:
+        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
+        state = rules.new_game(data, n_players, config, seed)
+        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
+        return state
+
+    @staticmethod
+    def _ctx(state: GraenalandState):
+        data = state.data  # type: ignore[attr-defined]
+        return build_board(data, state.n_players), data
+
+    def to_move(self, state: GraenalandState) -> tuple[int, ...]:
+        return rules.to_move(state)
+
+    def legal_options(self, state: GraenalandState, seat: int):
+        board, data = self._ctx(state)
+        return rules.options(state, board, data, seat)
+
+    def view(self, state: GraenalandState, seat: int) -> GraenalandView:
+        board, data = self._ctx(state)
+        return view_of(state, board, data, seat)
+
+    def apply(self, state: GraenalandState, choices: dict[int, Any]) -> None:
+        board, data = self._ctx(state)
+        rules.apply(state, board, data, choices)
+
+    def record(self, state: GraenalandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
+        """(kind, fields): -1 where a field does not apply."""
+        f = dict(zip(ACTION_FIELDS, _NONE, strict=True))
+        _, data = self._ctx(state)
+        f["round"], f["phase"] = state.round, state.phase
+        f["army"], f["goals"] = state.army[seat], sum(goals_met(state, data, seat))
+        phase = state.phase
+        kind = "unknown"
+        try:
+            if phase == HEROES:
+                move = Move(*option)
+                kind = "stay" if move.hero < 0 else "move"
+                f["hero"], f["direction"] = move.hero, move.direction
+            elif phase == PROPOSE:
+                prop = Propose(*option)
+                kind = "no_proposal" if prop.territory < 0 else "propose"
+                f["territory"] = prop.territory
+                if prop.territory >= 0:
+                    for s in range(state.n_players):
+                        f[f"share_{s}"] = sum(1 for r in prop.receivers if r == s)
+            elif phase == VOTE:
+                kind, f["vote"] = "vote", int(bool(Vote(*option).yes))
+                f["territory"] = state.proposal[1] if state.proposal else -1
+            elif phase == BUILD:
+                act = Action(*option)
+                kind, f["territory"], f["index"] = act.kind, act.territory, act.index
+                f["build"] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+            elif phase == PAY:
+                pay = Pay(*option)
+                kind = "pay"
+                pk, t, k, _need = state.pending  # type: ignore[misc]
+                f["build"], f["territory"], f["index"] = ACTION_KINDS.index(pk), t, k
+                for name, v in zip(("grain", "cattle", "wood", "ore", "gold"), pay.resources, strict=True):
+                    f[name] = v
+                f["supply_cards"], f["markets"] = len(pay.supplies), pay.markets
+            elif phase == FEE:
+                kind, f["index"] = "fee", Fee(*option).resource
+                f["territory"] = state.pending[1] if state.pending else -1
+            elif phase == CONTRIBUTE:
+                kind = "contribute"
+                for name, v in zip(("grain", "cattle", "wood", "ore", "gold"), Contribute(*option).resources,
+                                   strict=True):
+                    f[name] = v
+                f["territory"], f["index"] = state.pending[1], state.pending[2]  # type: ignore[index]
+            elif phase == JOINT:
+                kind = "joint_build" if Decide(*option).yes else "joint_decline"
+                f["territory"], f["index"] = state.pending[1], state.pending[2]  # type: ignore[index]
+            elif phase == RELOCATE:
+                kind = "relocate" if Decide(*option).yes else "keep_hero"
+                f["hero"], f["territory"] = state.relocate  # type: ignore[misc]
+            elif phase in (DRAFT, CHOOSE_CARD):
+                act = Action(*option)
+                kind, f["territory"], f["index"] = act.kind, act.territory, act.index
+                f["build"] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+            elif phase == ANCHOR:
+                kind = "stay_anchored" if len(option) == 1 else "weigh_anchor"
+                f["territory"] = -1 if len(option) == 1 else Action(*option).territory
+            elif phase == ANNOUNCE:
+                kind = "announce" if Decide(*option).yes else "no_announce"
+                f["index"] = state.claims[seat]
+        except (TypeError, ValueError):
+            kind = "malformed"
+        return kind, tuple(int(f[name]) for name in ACTION_FIELDS)
+
+    def scores(self, state: GraenalandState) -> list[float]:
+        """Goals met per seat (graenaland.txt:225); victory points with the victory point cards (286)."""
+        _, data = self._ctx(state)
+        if state.rules.get("victory_cards"):
+            return [float(victory_points(state, data, p, state.vp_card[p])) for p in range(state.n_players)]
+        return [float(sum(goals_met(state, data, p))) for p in range(state.n_players)]
+
+    def is_terminal(self, state: GraenalandState) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: GraenalandState) -> Result:
+        """The announcer wins (line 241); the others rank by goals met after their final building
+        phase, ties sharing a rank (ruling G19). Without an announcer (truncated) the most goals lead."""
+        _, data = self._ctx(state)
+        scores = self.scores(state)
+        parts = [self._parts(state, data, p) for p in range(state.n_players)]
+        a = state.announcer
+        if a < 0 or (state.rules.get("victory_cards") and scores[a] < data.victory_points):
+            return result_from_scores(scores, parts)  # no announcer, or one who failed to prove it (G26)
+        ranks = [1 if p == a else 2 + sum(1 for q, o in enumerate(scores) if q != a and o > s)
+                 for p, s in enumerate(scores)]
+        return Result(scores=scores, ranks=ranks, winners=[a], parts=parts)
+
+    def _parts(self, state: GraenalandState, data: GraenalandData, p: int) -> dict[str, float]:
+        values = goal_values(state, data, p)
+        met = goals_met(state, data, p)
+        out = {"goals_met": float(sum(met))}
+        out.update({f"goal_{g}": float(m) for g, m in zip(GOALS, met, strict=True)})
+        out.update({g: float(v) for g, v in zip(GOALS, values, strict=True)})
+        out["villages"] = float(sum(row[p] for row in state.villages))
+        out["houses_left"] = float(state.houses[p])
+        out["hand_cards"] = float(len(state.hands[p]))
+        out["supply_held"] = float(len(state.supplies[p]))
+        out["announced"] = float(state.announcer == p)
+        out["rounds"] = float(state.round)
+        out["start_position"] = float(p + 1)  # seat i settles the spaces marked i + 1 (lines 47-48)
+        out["start_territory_a"], out["start_territory_b"] = (float(x) for x in state.start_positions[p])
+        custom = bool(state.rules.get("custom_start"))
+        out["draft_order"] = float(p + 1) if custom else -1.0
+        out["chosen_territory"] = float(state.start_positions[p][0]) if custom else -1.0
+        card = state.vp_card[p] if state.vp_card else -1
+        out["victory_points"] = float(victory_points(state, data, p, card))
+        out["victory_card"] = float(card)
+        out.update({k: float(v[p]) for k, v in state.stats.items()})
+        return out
+
+    # ------------------------------------------------------------------ snapshots
+
+    def to_dict(self, state: GraenalandState) -> dict[str, Any]:
+        data = state.data  # type: ignore[attr-defined]
+        plain = {
+            k: getattr(state, k) for k in (
+                "n_players", "seed", "rules", "three", "villages", "buildings", "public", "cards",
+                "face_down",
+                "heroes", "waiting", "army", "hands", "supplies", "decks", "discards", "supply_deck",
+                "supply_row", "supply_discard", "houses", "tokens", "round", "main", "phase", "proposers",
+                "voters", "vote_weights", "builder", "final", "final_queue", "supply_taken", "markets_used",
+                "joint_used", "offer_active", "fee_queue", "joint", "contributors", "relocate", "announcer",
+                "stats", "start_positions", "proposal", "pending", "draft_queue", "draft_cards", "settlers",
+                "vp_offer", "vp_card", "claims", "anchor")
+        }
+        doc = _jsonable(plain)
+        doc["seed"] = int(state.seed)
+        doc["taken"] = [[k, list(v)] for k, v in state.taken.items()]
+        doc["history"] = [_jsonable(vars(r)) for r in state.history]
+        doc["rng"] = state.rng.bit_generator.state
+        doc["data_path"] = data.path
+        return doc
+
+    def from_dict(self, doc: dict[str, Any]) -> GraenalandState:
+        default = str(data_module.DEFAULT_PATH)
+        data = self.load_data(None if doc["data_path"] == default else doc["data_path"])
+        state = self.new_state(doc["n_players"], doc["rules"], data, doc["seed"])
+        for key in ("three", "villages", "buildings", "public", "cards", "face_down", "heroes", "waiting",
+                    "army",
+                    "hands", "supplies", "decks", "discards", "supply_deck", "supply_row", "supply_discard",
+                    "houses", "tokens", "round", "main", "phase", "proposers", "builder", "final",
+                    "final_queue",
+                    "supply_taken", "markets_used", "joint_used", "offer_active", "fee_queue", "announcer",
+                    "stats", "draft_queue", "draft_cards", "settlers", "vp_offer", "vp_card", "claims"):
+            setattr(state, key, doc[key])
+        state.voters, state.vote_weights = tuple(doc["voters"]), tuple(doc["vote_weights"])
+        state.contributors = tuple(doc["contributors"])
+        state.joint = tuple(doc["joint"]) if doc["joint"] is not None else None
+        state.relocate = tuple(doc["relocate"]) if doc["relocate"] is not None else None
+        p = doc["proposal"]
+        state.proposal = None if p is None else (p[0], p[1], tuple(p[2]))
+        pend = doc["pending"]
+        state.pending = None if pend is None else (pend[0], pend[1], pend[2],
+                                                   None if pend[3] is None else tuple(pend[3]))
+        state.taken = {int(k): tuple(v) for k, v in doc["taken"]}
+        state.start_positions = [tuple(x) for x in doc["start_positions"]]
+        state.history = [ProposalRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in r.items()})
+                         for r in doc["history"]]
+        state.anchor = None if doc["anchor"] is None else (doc["anchor"][0], list(doc["anchor"][1]))
+        state.rng.bit_generator.state = doc["rng"]
+        return state
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    return value
+
+
+GAME = Graenaland()

@@ -1,0 +1,53 @@
+"""The five goals (graenaland.txt:223-231; three players 249) and victory point cards (283-295)."""
+
+from __future__ import annotations
+
+from sim.games.graenaland.data import GOALS, GraenalandData
+from sim.games.graenaland.state import GraenalandState
+from sim.games.graenaland.votes import settlements_on
+
+
+def goal_values(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[int, int, int, int, int]:
+    """(settlements on the board, territories with >= 2 own settlements, settlements on the largest own
+    territory, buildings counted for the Buildings goal, army strength). With the three-player
+    adjustments the first building does not count for Buildings (line 249)."""
+    per = [settlements_on(state, t, seat) for t in range(len(state.villages))]
+    owned = sum(1 for row in state.buildings for owner in row if owner == seat)
+    counted = max(0, owned - 1) if state.three else owned
+    size = data.goals["territory_size"]
+    return (sum(per), sum(1 for x in per if x >= size), max(per), counted, state.army[seat])
+
+
+def goal_values_after(state: GraenalandState, data: GraenalandData, seat: int, kind: str, t: int
+                      ) -> tuple[int, int, int, int, int]:
+    """Goal values after one more village/building at ``t`` or army step (``kind`` as in the actions)."""
+    per = [settlements_on(state, x, seat) for x in range(len(state.villages))]
+    owned = sum(1 for row in state.buildings for owner in row if owner == seat)
+    army = state.army[seat]
+    if kind == "army":
+        army += 1
+    else:
+        per[t] += 1
+        owned += kind != "village"
+    counted = max(0, owned - 1) if state.three else owned
+    size = data.goals["territory_size"]
+    return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
+
+
+def goals_met(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[bool, ...]:
+    values = goal_values(state, data, seat)
+    return tuple(v >= data.goals[name] for v, name in zip(values, GOALS, strict=True))
+
+
+def can_announce(state: GraenalandState, data: GraenalandData, seat: int) -> bool:
+    """At least three of five goals (line 225)."""
+    return sum(goals_met(state, data, seat)) >= data.goals["needed"]
+
+
+def victory_points(state: GraenalandState, data: GraenalandData, seat: int, card: int) -> int:
+    """One point per level fulfilled on the seat's victory point card (line 286); 0 without a card."""
+    if card < 0:
+        return 0
+    values = goal_values(state, data, seat)
+    levels = data.victory_cards[card].levels
+    return sum(1 for v, lv in zip(values, levels, strict=True) for x in lv if v >= x)

@@ -1,0 +1,493 @@
+"""Scripted Graenaland strategies: ``greedy``, ``cooperative``, ``rival`` and ``warlord``.
+
+All of them see only their seat's view (``sim.games.graenaland.view.GraenalandView``) and share
+the decision logic of ``GraenalandBase``; the archetypes differ in parameters (how generous
+their proposals are, how they vote, whether they invest in public buildings and contribute to
+joint ones, how much they value army) and in what they remember about the others.
+
+* hero movement: the move that most raises the cards the seat can expect to win by vote,
+  others assumed to stay (they move in secret, graenaland.txt:75-77);
+* proposals: take everything where the seat alone holds a majority, else buy the minimal
+  winning coalition with shares in proportion to the partners' votes (lines 103-105, 117);
+* votes: accept when the share is at least what holding out is worth (the seat's vote share of
+  the cards, discounted), adjusted by how the proposer treated the seat before;
+* building: the action that advances the goals most (lines 223-231), taking the supply card
+  that enables the best build first; payments: exact resources before gold and supply cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sim.games.graenaland.board import DIRECTIONS
+from sim.games.graenaland.building import payments
+from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC
+from sim.games.graenaland.options import (
+    END,
+    NO_PROPOSAL,
+    NOTHING,
+    STAY,
+    Action,
+    Contribute,
+    Decide,
+    Fee,
+    Move,
+    Pay,
+    Propose,
+    Vote,
+)
+from sim.games.graenaland.state import (
+    ANCHOR,
+    ANNOUNCE,
+    BUILD,
+    CHOOSE_CARD,
+    CONTRIBUTE,
+    DRAFT,
+    FEE,
+    HEROES,
+    JOINT,
+    PALISADE,
+    PAY,
+    PROPOSE,
+    RELOCATE,
+    VOTE,
+)
+from sim.games.graenaland.view import GraenalandView
+from sim.games.graenaland.votes import tally
+from strategies.base import Strategy
+
+GOAL_WEIGHT = 1.0  # a goal met
+PROGRESS_WEIGHT = 1.0  # full progress towards one goal
+
+
+class GraenalandBase(Strategy):
+    """Shared logic; the archetypes below only change parameters."""
+
+    games = ("graenaland",)
+    params: dict[str, tuple[type, Any]] = {
+        "generosity": (float, 1.0),  # partner shares x this (proportional to votes at 1.0)
+        "holdout": (float, 0.8),  # a vote is worth accepting at share >= holdout x vote share of the cards
+        "grudge": (float, 0.5),  # extra cards demanded per card a proposer denied the seat before
+        "public": (float, 0.0),  # value of a road/yield improvement where the seat is strong
+        "contribute": (float, 0.0),  # share of a joint building's cost offered (0 = never)
+        "army": (float, 1.0),  # weight of the Army goal
+        "spread": (float, 1.0),  # weight of new territories
+    }
+
+    def __init__(self, seat: int, rng, **params: Any) -> None:
+        super().__init__(seat, rng, **params)
+        self.seen_history = 0
+        self.treated: dict[int, float] = {}  # seat -> cards given minus fair share (reputation)
+
+    # ------------------------------------------------------------------ dispatch
+
+    def choose(self, view: GraenalandView, options: Sequence[Any]) -> Any:
+        self._remember(view)
+        phase = view.phase
+        if phase == HEROES:
+            return self.move(view, options)
+        if phase == PROPOSE:
+            return self.propose(view, options)
+        if phase == VOTE:
+            return self.vote(view)
+        if phase == BUILD:
+            return self.act(view, options)
+        if phase == PAY:
+            return self.pay(view, options)
+        if phase == FEE:
+            return self.fee(view, options)
+        if phase == CONTRIBUTE:
+            return self.offer(view, options)
+        if phase == JOINT:
+            return options[-1]  # build when it can be paid (the last option is "yes" then)
+        if phase == RELOCATE:
+            return Decide(False)
+        if phase == DRAFT:
+            return self.draft(view, options)
+        if phase == ANCHOR:
+            return self.anchor(view, options)
+        if phase == CHOOSE_CARD:
+            return self.pick_card(view, options)
+        if phase == ANNOUNCE:
+            return Decide(True)  # an announcement can only help (lines 311-313)
+        return options[0]
+
+    # ------------------------------------------------------------------ advanced rules
+
+    def draft(self, view: GraenalandView, options: Sequence[Action]) -> Action:
+        """A coastal territory with a card left and few settlers; between equals, the strategy's draw."""
+        def score(o: Action) -> float:
+            t = o.territory
+            return view.draft_cards[t] - 1.5 * sum(view.villages[t]) + 0.01 * self.rng.random()
+        return max(options, key=score)
+
+    def anchor(self, view: GraenalandView, options: Sequence[Any]) -> Any:
+        """Weigh anchor to the least crowded territory offered (line 272)."""
+        moves = [o for o in options if isinstance(o, Action)]
+        if not moves:
+            return options[0]
+        return min(moves, key=lambda o: (sum(view.villages[o.territory]), o.territory))
+
+    def pick_card(self, view: GraenalandView, options: Sequence[Action]) -> Action:
+        """The victory point card with the most levels within typical end-of-game values, weighted by the
+        strategy's taste (army, spread)."""
+        typical = (8, 3, 5, 2, 3)
+        weights = (1.0, self.spread, 1.0, 1.0, self.army)
+        def score(o: Action) -> float:
+            levels = view.victory_offer[o.index]
+            return sum(w * sum(1 for x in lv if x <= v) - 0.05 * sum(lv)
+                       for lv, v, w in zip(levels, typical, weights, strict=True))
+        return max(options, key=score)
+
+    # ------------------------------------------------------------------ memory
+
+    def _remember(self, view: GraenalandView) -> None:
+        """Reputation: after each vote, how the proposer treated this seat against its vote share."""
+        for rec in view.history[self.seen_history:]:
+            if rec.proposer == self.seat or rec.shares[self.seat] == 0 and self.seat not in rec.yes + rec.no:
+                continue
+            votes = None
+            if self.seat in rec.yes + rec.no:
+                votes = True
+            if votes:
+                fair = sum(rec.shares) / max(1, len(rec.yes) + len(rec.no))
+                delta = rec.shares[self.seat] - fair
+                self.treated[rec.proposer] = self.treated.get(rec.proposer, 0.0) + delta
+        self.seen_history = len(view.history)
+
+    # ------------------------------------------------------------------ votes and values
+
+    def votes_with(self, view: GraenalandView, heroes: Sequence[Sequence[int]]) -> list[list[int]]:
+        return [tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE], heroes, view.army,
+                      view.three) for t in range(view.board.n)]
+
+    def need(self, view: GraenalandView) -> list[float]:
+        """How much the seat wants each resource: the costs of its next goal builds, less its hand."""
+        want = [0.0] * 5
+        for _value, cost in self.targets(view)[:2]:
+            for r in range(4):
+                want[r] += cost[r]
+        for r in range(4):
+            want[r] = max(0.0, want[r] - view.hand_counts[r]) + 0.2
+        want[GOLD] = max(want) + 0.3  # wild
+        return want
+
+    def card_value(self, view: GraenalandView, resource: int, need: list[float]) -> float:
+        if resource < 0:
+            return 1.0  # face down: unknown
+        return 0.7 + 0.3 * min(1.0, need[resource])
+
+    def potential(self, view: GraenalandView, values: Sequence[int]) -> float:
+        """Goal progress: each goal met counts GOAL_WEIGHT, partial progress up to PROGRESS_WEIGHT. With a
+        victory point card: each level met counts GOAL_WEIGHT, progress to the next level up to 0.5."""
+        data = view.data
+        if view.victory_card is not None:
+            total = 0.0
+            weights = [1.0, self.spread, 1.0, 1.0, self.army]
+            for v, levels, w in zip(values, view.victory_card, weights, strict=True):
+                met = sum(1 for x in levels if v >= x)
+                total += w * GOAL_WEIGHT * met
+                if met < len(levels):
+                    total += w * 0.5 * min(v, levels[met]) / levels[met]
+            return total
+        thr = [data.goals["settlements"], data.goals["territories"], data.goals["largest"],
+               data.goals["buildings"], data.goals["army"]]
+        weights = [1.0, self.spread, 1.0, 1.0, self.army]
+        total = 0.0
+        for v, t, w in zip(values, thr, weights, strict=True):
+            total += w * (PROGRESS_WEIGHT * min(v, t) / t + (GOAL_WEIGHT if v >= t else 0.0))
+        return total
+
+    def after(self, view: GraenalandView, kind: str, t: int) -> tuple[int, ...]:
+        """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view)."""
+        seat = view.seat
+        per = [view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
+               for x in range(view.board.n)]
+        owned = sum(1 for row in view.buildings for o in row if o == seat)
+        army = view.army[seat]
+        if kind == "village" or kind in BUILDINGS:
+            per[t] += 1
+        if kind in BUILDINGS:
+            owned += 1
+        if kind == "army":
+            army += 1
+        counted = max(0, owned - 1) if view.three else owned
+        size = view.data.goals["territory_size"]
+        return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
+
+    def build_value(self, view: GraenalandView, kind: str, t: int) -> float:
+        base = self.potential(view, view.goals[view.seat])
+        if kind in ("village", "army") or kind in BUILDINGS:
+            gain = self.potential(view, self.after(view, kind, t)) - base
+            if kind == "village" and view.villages[t][view.seat] == 0 and all(
+                    o != view.seat for o in view.buildings[t]):
+                gain += 0.15 * self.spread  # a new territory produces and votes for the seat
+            if kind == "army":
+                gain += 0.1
+            if kind in BUILDINGS:
+                gain += 0.1
+            return gain
+        if kind in ("road", "yield"):
+            votes = view.votes[t]
+            mine = votes[view.seat]
+            return self.public * (1.0 if 2 * mine > sum(votes) else 0.3)
+        return 0.0
+
+    def targets(self, view: GraenalandView) -> list[tuple[float, tuple[int, int, int, int]]]:
+        """Builds the seat would like (value, cost), best first, whether affordable or not."""
+        if getattr(self, "_targets_key", None) == (view.round, view.phase, view.goals):
+            return self._targets
+        seat, board, data = view.seat, view.board, view.data
+        own = [t for t in range(board.n) if view.villages[t][seat] or seat in view.buildings[t]]
+        near = set(own)
+        for t in own:
+            near |= board.adjacent[t]
+        out = []
+        if view.houses[seat] > 0:
+            for t in near:
+                out.append((self.build_value(view, "village", t) / sum(board.village_cost[t]),
+                            board.village_cost[t]))
+            for t in own:
+                if view.villages[t][seat] and board.allows_buildings(t):
+                    for b, name in enumerate(BUILDINGS):
+                        if view.buildings[t][b] < 0:
+                            cost = data.costs[name]
+                            out.append((self.build_value(view, name, t) / sum(cost), cost))
+        if view.army[seat] < data.army_max:
+            cost = data.costs["army"]
+            out.append((self.build_value(view, "army", -1) / sum(cost), cost))
+        out.sort(key=lambda x: -x[0])
+        self._targets_key, self._targets = (view.round, view.phase, view.goals), out
+        return out
+
+    # ------------------------------------------------------------------ heroes
+
+    def expected(self, view: GraenalandView, votes: list[list[int]]) -> float:
+        """Cards the seat can expect to win: all where it holds a majority, a vote share elsewhere."""
+        seat = view.seat
+        total = 0.0
+        for t in range(view.board.n):
+            v = votes[t]
+            if v[seat] == 0:
+                continue
+            settled = any(view.villages[t]) or any(o >= 0 for o in view.buildings[t])
+            cards = len(view.cards[t]) + (1.0 if settled else 0.0)
+            share = 1.0 if 2 * v[seat] > sum(v) else 0.5 * v[seat] / sum(v)
+            total += cards * share
+        return total
+
+    def move(self, view: GraenalandView, options: Sequence[Move]) -> Move:
+        board = view.board
+        best, best_value = STAY, self.expected(view, self.votes_with(view, view.heroes))
+        for option in options:
+            if option == STAY:
+                continue
+            mine = list(view.heroes[view.seat])
+            dest = board.moves[mine[option.hero]][option.direction]
+            for other, pos in enumerate(mine):
+                if pos == dest:
+                    mine[other] = mine[option.hero]
+            mine[option.hero] = dest
+            heroes = list(view.heroes)
+            heroes[view.seat] = tuple(mine)
+            value = self.expected(view, self.votes_with(view, heroes)) + 1e-3 * self.rng.random()
+            if value > best_value + 1e-9:
+                best, best_value = option, value
+        return best
+
+    # ------------------------------------------------------------------ proposals and votes
+
+    def coalition(self, view: GraenalandView, t: int, voters: tuple[int, ...]) -> dict[int, int] | None:
+        """Cards per seat for a proposal on t: everything if the seat alone holds a majority, else the
+        minimal winning coalition (largest partners first, the friendliest first among equals)."""
+        seat = view.seat
+        votes = view.votes[t]
+        total = sum(votes[v] for v in voters)
+        n_cards = len(view.cards[t])
+        mine = votes[seat]
+        if 2 * mine > total:
+            return {seat: n_cards}
+        others = sorted((v for v in voters if v != seat),
+                        key=lambda v: (-votes[v], -self.treated.get(v, 0.0), v))
+        chosen, have = [], mine
+        for v in others:
+            if 2 * have > total:
+                break
+            chosen.append(v)
+            have += votes[v]
+        if 2 * have <= total:
+            return None
+        shares: dict[int, int] = {}
+        left = n_cards
+        for v in chosen:
+            want = self.generosity * votes[v] / total * n_cards
+            give = min(left, max(1, int(want + 0.999)))
+            shares[v] = give
+            left -= give
+        shares[seat] = left
+        return shares
+
+    def propose(self, view: GraenalandView, options) -> Propose:
+        need = self.need(view)
+        best, best_value = NO_PROPOSAL, 0.0
+        for t, voters in options.territories():
+            shares = self.coalition(view, t, voters)
+            if shares is None or shares.get(view.seat, 0) == 0:
+                continue
+            cards = view.cards[t]
+            # the seat keeps the cards it needs most; partners get the rest
+            order = sorted(range(len(cards)), key=lambda i: -self.card_value(view, cards[i], need))
+            receivers = [view.seat] * len(cards)
+            pos = shares[view.seat]
+            for v, k in shares.items():
+                if v == view.seat:
+                    continue
+                for i in order[pos:pos + k]:
+                    receivers[i] = v
+                pos += k
+            value = sum(self.card_value(view, cards[i], need) for i in order[:shares[view.seat]])
+            if len(shares) > 1:
+                value *= 0.8  # partners may still refuse
+            if value > best_value:
+                best, best_value = Propose(t, tuple(receivers)), value
+        return best
+
+    def vote(self, view: GraenalandView) -> Vote:
+        proposer, t, receivers = view.proposal
+        if proposer == view.seat:
+            return Vote(True)
+        n_cards = len(receivers)
+        got = sum(1 for r in receivers if r == view.seat)
+        total = sum(view.vote_weights)
+        mine = view.votes[t][view.seat]
+        if 2 * mine > total:
+            worth = n_cards  # the seat could take everything itself
+        else:
+            worth = self.holdout * mine / total * n_cards
+        worth += self.grudge * max(0.0, -self.treated.get(proposer, 0.0))
+        return Vote(got >= worth - 1e-9 and (got > 0 or worth <= 0))
+
+    # ------------------------------------------------------------------ building
+
+    def act(self, view: GraenalandView, options: Sequence[Action]) -> Action:
+        supply = [o for o in options if o.kind == "supply"]
+        if supply:
+            return self.pick_supply(view, supply)
+        best, best_value = None, 0.0
+        for option in options:
+            if option.kind in ("supply", "end", "joint", "offer"):
+                continue
+            kind, t = option.kind, option.territory
+            cost = self.cost_of(view, kind, t)
+            value = self.build_value(view, kind, t) / max(1, sum(cost))
+            if value > best_value + 1e-12:
+                best, best_value = option, value
+        if best is not None:
+            return best
+        joint = self.joint_choice(view, options)
+        if joint is not None:
+            return joint
+        return END if END in options else options[0]
+
+    def joint_choice(self, view: GraenalandView, options: Sequence[Action]) -> Action | None:
+        if self.contribute <= 0 or self.public <= 0:
+            return None
+        best, best_value = None, 0.0
+        for option in options:
+            if option.kind == "joint" and PUBLIC[option.index] in ("road", "yield"):
+                value = self.build_value(view, PUBLIC[option.index], option.territory)
+                shared = sum(1 for p, v in enumerate(view.votes[option.territory]) if v and p != view.seat)
+                value *= 1.0 if shared else 0.0
+                if value > best_value:
+                    best, best_value = option, value
+        return best
+
+    def cost_of(self, view: GraenalandView, kind: str, t: int) -> tuple[int, int, int, int]:
+        if kind == "village":
+            return view.board.village_cost[t]
+        return view.data.costs[kind]
+
+    def pick_supply(self, view: GraenalandView, supply: Sequence[Action]) -> Action:
+        """The face-up supply card that pays for the best target (or covers the most needed resources)."""
+        need = self.need(view)
+        best, best_value = supply[0], -1.0
+        for option in supply:
+            pair = view.supply_row[option.index]
+            sup = tuple(sorted((*view.supplies, pair)))
+            value = sum(need[r] for r in pair) * 0.01
+            for target_value, cost in self.targets(view)[:4]:
+                if payments(cost, view.hand_counts, sup, view.markets):
+                    value += max(0.0, target_value)
+                    break
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def pay(self, view: GraenalandView, options: Sequence[Pay]) -> Pay:
+        """Exact resources before gold, gold before supply cards; marketplaces are nearly free."""
+        need = self.need(view)
+
+        def spent(p: Pay) -> float:
+            cost = sum(c * (0.5 + 0.1 * need[r]) for r, c in enumerate(p.resources[:4]))
+            return cost + 2.5 * p.resources[GOLD] + 3.0 * len(p.supplies) + 0.2 * p.markets
+
+        return min(options, key=spent)
+
+    def fee(self, view: GraenalandView, options: Sequence[Fee]) -> Fee:
+        need = self.need(view)
+        return min(options, key=lambda f: (need[f.resource], f.resource))
+
+    def offer(self, view: GraenalandView, options: Sequence[Contribute]) -> Contribute:
+        """Contribute to a joint road/yield improvement where the seat has a vote, up to ``contribute`` of
+        the cost, with the cards it needs least; never gold."""
+        if self.contribute <= 0:
+            return NOTHING
+        _kind, t, k, need_cost = view.pending
+        if view.votes[t][view.seat] == 0 or PUBLIC[k] not in ("road", "yield"):
+            return NOTHING
+        limit = int(self.contribute * sum(view.data.costs[PUBLIC[k]]) + 0.5)
+        need = self.need(view)
+        best, best_key = NOTHING, (0, 0.0)
+        for option in options:
+            res = option.resources
+            if res[GOLD] or sum(res) > limit:
+                continue
+            key = (sum(res), -sum(need[r] * c for r, c in enumerate(res)))
+            if key > best_key:
+                best, best_key = option, key
+        return best
+
+
+class GreedyStrategy(GraenalandBase):
+    """``greedy``: proportional coalitions, accepts a fair share, builds towards goals, no public works."""
+
+    name = "greedy"
+
+
+class CooperativeStrategy(GraenalandBase):
+    """``cooperative`` (strategy tips, graenaland.txt:327-334): generous splits, accepts a little less,
+    remembers who was unfair, builds roads and yield improvements early and contributes to joint ones."""
+
+    name = "cooperative"
+    params = {**GraenalandBase.params, "generosity": (float, 1.3), "holdout": (float, 0.6),
+              "grudge": (float, 1.0), "public": (float, 0.25), "contribute": (float, 0.5)}
+
+
+class RivalStrategy(GraenalandBase):
+    """``rival`` (graenaland.txt:336-342): concentrated force (few territories, strong army), stingy
+    splits, holds out for more, never helps public buildings."""
+
+    name = "rival"
+    params = {**GraenalandBase.params, "generosity": (float, 0.7), "holdout": (float, 1.0),
+              "grudge": (float, 1.0), "army": (float, 1.5), "spread": (float, 0.6)}
+
+
+class WarlordStrategy(GraenalandBase):
+    """``warlord``: a warrior-heavy seat that raises its army first and wins votes by force."""
+
+    name = "warlord"
+    params = {**GraenalandBase.params, "army": (float, 2.5), "holdout": (float, 0.9)}
+
+
+__all__ = ["GreedyStrategy", "CooperativeStrategy", "RivalStrategy", "WarlordStrategy", "DIRECTIONS"]
