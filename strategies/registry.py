@@ -17,12 +17,20 @@ from strategies.base import Strategy
 #: built-in strategies: name -> "module:Class" (imported lazily)
 BUILTIN: dict[str, list[str]] = {
     "random": ["strategies.random_play:RandomStrategy"],
-    "greedy": ["strategies.mainland:GreedyStrategy", "strategies.graenaland:GreedyStrategy"],
+    "greedy": [
+        "strategies.mainland:GreedyStrategy",
+        "strategies.graenaland:GreedyStrategy",
+        "strategies.knarr:GreedyStrategy",
+    ],
     "builder": ["strategies.mainland:BuilderStrategy"],
     "raider": ["strategies.mainland:RaiderStrategy"],
     "cooperative": ["strategies.graenaland:CooperativeStrategy"],
     "rival": ["strategies.graenaland:RivalStrategy"],
     "warlord": ["strategies.graenaland:WarlordStrategy"],
+    "collector": ["strategies.knarr:CollectorStrategy"],
+    "trader": ["strategies.knarr:TraderStrategy"],
+    "hoarder": ["strategies.knarr:HoarderStrategy"],
+    "architect": ["strategies.knarr:ArchitectStrategy"],
 }
 
 

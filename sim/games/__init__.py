@@ -11,6 +11,7 @@ from sim.game import Game
 GAMES: dict[str, str] = {
     "mainland": "sim.games.mainland.game",
     "graenaland": "sim.games.graenaland.game",
+    "knarr": "sim.games.knarr.game",
 }
 
 

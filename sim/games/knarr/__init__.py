@@ -1,0 +1,1 @@
+"""Knarr with the skáli/raid expansion (``--rule skali=true``)."""

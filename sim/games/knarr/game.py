@@ -1,0 +1,156 @@
+"""Knarr (with the skáli/raid expansion behind ``--rule skali=true``) as a ``sim.game.Game``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sim.game import Result, RuleSwitch, ranks_from_scores
+from sim.games.knarr import data as data_module
+from sim.games.knarr import rules
+from sim.games.knarr.data import KnarrData
+from sim.games.knarr.state import DISCARD, OVER, STATS, KnarrState, Option
+from sim.games.knarr.view import KnarrView, view_of
+
+RULE_SWITCHES = (
+    RuleSwitch(
+        name="skali",
+        default=False,
+        choices=(True, False),
+        doc="The skáli/raid expansion (knarr-skali-expansion.txt): coins, Buildings (Develop, line 20-28), "
+        "village activation (32-41), raid tokens and raids (45-51), 13 new destinations (9-10).",
+    ),
+    RuleSwitch(
+        name="artifacts",
+        default=False,
+        choices=(True, False),
+        doc="The artifact variant (knarr.md A.7): one random Artifact; with 2 players the Mead Cup as well.",
+    ),
+    RuleSwitch(
+        name="ship",
+        default="normal",
+        choices=("normal", "advanced"),
+        doc="Ship side (knarr.md A.2/A.3): normal row [-, recruit, -] (recommended first game), "
+        "advanced [VP, -, bracelet].",
+    ),
+    RuleSwitch(
+        name="skali_end",
+        default="base",
+        choices=("base", "final_raid", "tiebreak_coins"),
+        doc="R14: the expansion's end of game is not in the text (knarr-skali-expansion.txt:55). base = the "
+        "base game's 40-VP end and scoring; final_raid = one more raid when the game ends; tiebreak_coins "
+        "= coins and raid tokens join recruits + bracelets in the tie-break (knarr.md A.8 ASSUMPTION).",
+    ),
+    RuleSwitch(
+        name="raid_all_tied",
+        default="both",
+        choices=("both", "most"),
+        doc="R13: with 3-4 players all tied at a raid (knarr-skali-expansion.txt:47-49 says nothing), "
+        "both = everyone applies bonuses and penalties and returns all tokens (the 2-player tie rule, "
+        "line 51); most = everyone is only a winner.",
+    ),
+)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str | None) -> KnarrData:
+    return data_module.load(path)
+
+
+class Knarr:
+    name = "knarr"
+    min_players = 2
+    max_players = 4
+    rule_switches = RULE_SWITCHES
+    action_fields = ("round", "a", "b", "cards", "recruits_paid")
+    part_fields = ("tiebreak", "reputation", "recruits", "bracelets", "coins", "raid_tokens", "destinations",
+                   "lands_of_influence", "buildings", "crew", "raids_in_game", *STATS)
+    default_max_decisions = 4000
+
+    def load_data(self, path: str | None) -> KnarrData:
+        return _load(str(path) if path else None)
+
+    def new_state(self, n_players: int, rules_config: dict[str, Any], data: KnarrData, seed: int
+                  ) -> KnarrState:
+        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
+        state = rules.new_game(data, n_players, config, seed)
+        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
+        return state
+
+    def to_move(self, state: KnarrState) -> tuple[int, ...]:
+        return rules.to_move(state)
+
+    def legal_options(self, state: KnarrState, seat: int) -> list[Option]:
+        return rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+
+    def view(self, state: KnarrState, seat: int) -> KnarrView:
+        return view_of(state, state.data, seat)  # type: ignore[attr-defined]
+
+    def apply(self, state: KnarrState, choices: dict[int, Any]) -> None:
+        data = state.data  # type: ignore[attr-defined]
+        if state.phase == DISCARD:
+            rules.apply_discards(state, data, choices)
+            return
+        for seat, option in choices.items():
+            rules.apply(state, data, seat, option)
+
+    def record(self, state: KnarrState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
+        o = Option(*option)
+        if o.kind == "develop":  # b = the Building bought (index into data.buildings)
+            o = o._replace(b=state.display[o.a])
+        cards = sum(o.pay[:5]) if o.kind == "explore" else (len(o.pay) if o.kind == "renew" else -1)
+        paid = o.pay[5] if o.kind == "explore" else -1
+        return o.kind, (state.round, int(o.a), int(o.b), int(cards), int(paid))
+
+    def scores(self, state: KnarrState) -> list[float]:
+        return [float(v) for v in state.vp]
+
+    def is_terminal(self, state: KnarrState) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: KnarrState) -> Result:
+        """Highest VP wins; ties broken by recruits + bracelets (knarr.md A.6); still tied: shared."""
+        data = state.data  # type: ignore[attr-defined]
+        scores = rules.final_scores(state)
+        tb = rules.tiebreak(state)
+        keys = [s * 1000 + t for s, t in zip(scores, tb, strict=True)]
+        best = max(keys)
+        parts = []
+        for p in range(state.n_players):
+            parts.append({
+                "tiebreak": float(tb[p]), "reputation": float(state.rep[p]),
+                "recruits": float(state.recruits[p]),
+                "bracelets": float(state.bracelets[p]), "coins": float(state.coins[p]),
+                "raid_tokens": float(state.raids[p]), "destinations": float(len(state.owned[p])),
+                "lands_of_influence": float(sum(data.destinations[d].deck == "B" for d in state.owned[p])),
+                "buildings": float(len(state.buildings[p])) if state.buildings else 0.0,
+                "crew": float(sum(len(c) for c in state.crews[p])),
+                "raids_in_game": float(len(state.raid_log)),
+                **{k: float(v[p]) for k, v in state.stats.items()},
+            })
+        return Result(scores=scores, ranks=ranks_from_scores(keys),
+                      winners=[i for i, k in enumerate(keys) if k == best], parts=parts)
+
+    def to_dict(self, state: KnarrState) -> dict[str, Any]:
+        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data")}
+        doc["rng"] = state.rng.bit_generator.state
+        doc["data_path"] = state.data.path  # type: ignore[attr-defined]
+        doc["artifacts"] = list(state.artifacts)
+        return doc
+
+    def from_dict(self, doc: dict[str, Any]) -> KnarrState:
+        path = doc["data_path"]
+        data = self.load_data(None if path == str(data_module.DEFAULT_PATH) else path)
+        fields = {k: v for k, v in doc.items() if k not in ("rng", "data_path")}
+        fields["rng"] = np.random.default_rng(0)
+        fields["rng"].bit_generator.state = doc["rng"]
+        fields["artifacts"] = tuple(doc["artifacts"])
+        fields["raid_log"] = [tuple(x) for x in doc.get("raid_log", [])]
+        state = KnarrState(**fields)
+        state.data = data  # type: ignore[attr-defined]
+        return state
+
+
+GAME = Knarr()

@@ -1,0 +1,637 @@
+"""Knarr's rules (knarr.md A.4-A.7) and the skáli/raid expansion (knarr-skali-expansion.txt).
+
+Rulings (R1...) are in RULINGS.md; line references are to the expansion text.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from sim.errors import IllegalChoice as _IllegalChoice
+from sim.games.knarr.data import (
+    BRACELET,
+    CARD,
+    COIN,
+    COLOURS_COST,
+    N_ASSETS,
+    RAID,
+    RECRUIT,
+    RENEW,
+    REP,
+    ROW_EXPLORE_A,
+    ROW_EXPLORE_B,
+    ROW_RECRUIT_NEW,
+    ROW_RECRUIT_OLD,
+    SAME,
+    VP,
+    Gain,
+    KnarrData,
+)
+from sim.games.knarr.state import (
+    AMULET,
+    ARTIFACTS,
+    BONUS,
+    CAULDRON,
+    DISCARD,
+    END,
+    GOLDEN_BRACELET,
+    HELMET,
+    MEAD_CUP,
+    OVER,
+    PASS,
+    SILVER_COINS,
+    SKIP,
+    STATS,
+    TURN,
+    WEATHERVANE,
+    KnarrState,
+    Option,
+)
+
+
+def IllegalChoice(message: str, seat: int) -> _IllegalChoice:  # noqa: N802 - reads like the class
+    exc = _IllegalChoice(message)
+    exc.seat = seat
+    return exc
+
+
+def skali(state: KnarrState) -> bool:
+    return bool(state.rules.get("skali"))
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def new_game(data: KnarrData, n: int, rules: dict[str, Any], seed: int) -> KnarrState:
+    rng = np.random.default_rng(seed)
+    setup = data.setup
+    expansion = bool(rules.get("skali"))
+    deck = data.deck_for(n)
+    rng.shuffle(deck)
+    dest_a = [i for i, d in enumerate(data.destinations) if d.deck == "A" and (expansion or not d.expansion)]
+    dest_b = [i for i, d in enumerate(data.destinations) if d.deck == "B" and (expansion or not d.expansion)]
+    rng.shuffle(dest_a)
+    rng.shuffle(dest_b)
+    state = KnarrState(
+        n_players=n, seed=seed, rules=dict(rules), rng=rng, deck=deck, discard=[], board=[-1] * 5,
+        hands=[[] for _ in range(n)], crews=[[[] for _ in range(5)] for _ in range(n)],
+        vp=[0] * n, rep=[0] * n, recruits=[int(setup["recruits"])] * n,
+        bracelets=[int(setup["bracelets"])] * n,
+        deck_a=dest_a, deck_b=dest_b, visible=[-1] * 6, owned=[[] for _ in range(n)],
+        covered=[[] for _ in range(n)], reserved=[[] for _ in range(n)],
+        stats={k: [0] * n for k in STATS},
+    )
+    nv = int(setup["visible_trading"])
+    for i in range(3):
+        state.visible[i] = dest_a.pop() if i < nv and dest_a else -1
+        state.visible[3 + i] = dest_b.pop() if i < int(setup["visible_influence"]) and dest_b else -1
+    # A.4 step 2: 5 Vikings into the slots (any colour).
+    for slot in range(5):
+        state.board[slot] = state.deck.pop()
+    # A.4 step 3: crew of 2 different colours (a repeat is put back and reshuffled: ruling R2), hand of 3.
+    for seat in range(n):
+        colours: set[int] = set()
+        put_back = []
+        while len(colours) < int(setup["crew_size"]):
+            card = state.deck.pop()
+            c = data.viking_colour[card]
+            if c in colours:
+                put_back.append(card)
+                continue
+            colours.add(c)
+            state.crews[seat][c].append(card)
+        if put_back:
+            state.deck.extend(put_back)
+            rng.shuffle(state.deck)
+        state.hands[seat] = [state.deck.pop() for _ in range(int(setup["hand_size"]))]
+    if expansion:
+        state.coins = [int(setup["coins_start"])] * n
+        state.raids = [int(setup["raid_each"])] * n
+        state.raid_board = n + int(setup["raid_board_extra"])
+        state.raid_reserve = int(setup["raid_reserve"])
+        state.building_deck = list(range(len(data.buildings)))
+        rng.shuffle(state.building_deck)
+        state.display = [state.building_deck.pop() if state.building_deck else -1
+                         for _ in range(int(setup["building_display"]))]
+        state.buildings = [[] for _ in range(n)]
+        state.renewal = [n == 2] * n  # knarr-skali-expansion.txt:16 "set to the ready side" (2 players)
+    else:
+        state.coins = [0] * n
+        state.raids = [0] * n
+    if rules.get("artifacts"):
+        arts = [int(rng.integers(len(ARTIFACTS)))]
+        if n == 2 and MEAD_CUP not in arts:  # A.7 "With 2 players, the Mead Cup is also recommended"
+            arts.append(MEAD_CUP)
+        state.artifacts = tuple(arts)
+    start_turn(state, data)
+    return state
+
+
+# --------------------------------------------------------------------------- assets
+
+
+def cap(state: KnarrState, data: KnarrData, asset: int) -> int:
+    setup = data.setup
+    if asset == RECRUIT:
+        return int(setup["cap_recruit"])
+    if asset == BRACELET:
+        return int(setup["cap_bracelet"])
+    if asset == REP:
+        return int(setup["reputation_max"])
+    if asset == COIN:
+        return int(setup["coins_max"])
+    return 10**9
+
+
+def draw(state: KnarrState) -> int:
+    """Top Viking of the deck; an empty deck is rebuilt from the shuffled discard pile (A.5). -1 if none."""
+    if not state.deck and state.discard:
+        state.deck, state.discard = state.discard, []
+        state.rng.shuffle(state.deck)
+    return state.deck.pop() if state.deck else -1
+
+
+def gain(state: KnarrState, data: KnarrData, seat: int, g: Gain, times: int = 1) -> None:
+    """Apply a gain ``times`` over; caps lose the excess (A.5), VP never below 0 (A.5)."""
+    if not any(g):
+        return
+    expansion = skali(state)
+    for asset in range(N_ASSETS):
+        n = g[asset] * times
+        if not n:
+            continue
+        if asset == VP:
+            state.vp[seat] = max(0, state.vp[seat] + n)
+        elif asset == BRACELET:
+            state.bracelets[seat] = max(0, min(cap(state, data, BRACELET), state.bracelets[seat] + n))
+        elif asset == RECRUIT:
+            state.recruits[seat] = max(0, min(cap(state, data, RECRUIT), state.recruits[seat] + n))
+        elif asset == REP:
+            state.rep[seat] = max(0, min(cap(state, data, REP), state.rep[seat] + n))
+        elif asset == CARD:
+            for _ in range(n):
+                card = draw(state)
+                if card < 0:
+                    break  # ruling R5: nothing to draw, the card asset is lost
+                state.crews[seat][data.viking_colour[card]].append(card)
+        elif asset == COIN and expansion:
+            state.coins[seat] = max(0, min(cap(state, data, COIN), state.coins[seat] + n))
+        elif asset == RAID and expansion:
+            for _ in range(n):
+                take_raid(state, seat)
+        elif asset == RENEW and expansion:
+            state.renewal[seat] = True
+
+
+def take_raid(state: KnarrState, seat: int) -> None:
+    """knarr-skali-expansion.txt:45 from the board; ruling R12: then the reserve (BGA); else nothing."""
+    if state.raid_board > 0:
+        state.raid_board -= 1
+    elif state.raid_reserve > 0:
+        state.raid_reserve -= 1
+    else:
+        return
+    state.raids[seat] += 1
+
+
+def crew_counts(state: KnarrState, seat: int) -> list[int]:
+    return [len(col) for col in state.crews[seat]]
+
+
+def trade_rows(state: KnarrState, data: KnarrData, seat: int) -> list[tuple[Gain, Gain, Gain]]:
+    rows = [data.ship[str(state.rules.get("ship", "normal"))]]
+    covered = state.covered[seat]
+    rows.extend(data.destinations[d].row for d in state.owned[seat] if d not in covered)
+    return rows
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+def start_turn(state: KnarrState, data: KnarrData) -> None:
+    """A.5 step 1: reputation income."""
+    seat = state.current
+    income = 0
+    for threshold, vp in data.setup["reputation_income"]:
+        if state.rep[seat] >= threshold:
+            income = vp
+    if income:
+        state.vp[seat] += income
+    state.acted = state.traded = state.developed = False
+    state.phase = TURN
+
+
+def end_turn(state: KnarrState, data: KnarrData) -> None:
+    if skali(state) and state.raid_board == 0:
+        raid(state, data)
+    if any(v >= int(data.setup["end_vp"]) for v in state.vp):
+        state.end_triggered = True
+    state.current = (state.current + 1) % state.n_players
+    if state.current == 0:
+        if state.end_triggered:  # A.6: the round is finished, then the game ends
+            state.phase = OVER
+            finish(state, data)
+            return
+        state.round += 1
+    start_turn(state, data)
+
+
+def village_gain(state: KnarrState, data: KnarrData, seat: int, row: int) -> None:
+    """knarr-skali-expansion.txt:22,34: after an action, the skáli row plus every Building's row."""
+    gain(state, data, seat, data.skali_rows[row])
+    for b in state.buildings[seat]:
+        gain(state, data, seat, data.buildings[b].rows[row])
+    if state.n_players == 2:
+        gain(state, data, seat, data.special_rows[row])
+
+
+def raid(state: KnarrState, data: KnarrData) -> None:
+    """knarr-skali-expansion.txt:45-51."""
+    n = state.n_players
+    most, fewest = max(state.raids), min(state.raids)
+    winners = [s for s in range(n) if state.raids[s] == most]
+    losers = [s for s in range(n) if state.raids[s] == fewest]
+    if most == fewest:
+        rule = state.rules.get("raid_all_tied", "both") if n > 2 else "both"
+        if rule == "most":
+            losers = []
+    for s in winners:
+        gain(state, data, s, data.skali_most)
+        for b in state.buildings[s]:
+            gain(state, data, s, data.buildings[b].most_raid)
+        state.stats["raids_won"][s] += 1
+    for s in losers:
+        gain(state, data, s, data.skali_fewest)
+        for b in state.buildings[s]:
+            gain(state, data, s, data.buildings[b].fewest_raid)
+        state.stats["raids_lost"][s] += 1
+    outcome = [int(s in winners) - int(s in losers) for s in range(n)]
+    state.raid_log.append((state.round, state.current, *outcome))
+    tied = most == fewest
+    for s in range(n):
+        if s in winners:
+            back = state.raids[s]  # line 47: return all
+        elif s in losers and not (n == 2 and not tied):
+            back = 0  # line 48: keep
+        else:
+            back = min(1, state.raids[s])  # line 49; line 51: the 2-player loser returns 1
+        state.raids[s] -= back
+        state.raid_board += back
+
+
+def refill_board(state: KnarrState, data: KnarrData, slot: int) -> None:
+    card = draw(state)
+    if card < 0:
+        state.pending_refill.append(slot)
+    else:
+        state.board[slot] = card
+
+
+def refill_destination(state: KnarrState, slot: int) -> None:
+    pile = state.deck_a if slot < 3 else state.deck_b
+    state.visible[slot] = pile.pop() if pile else -1
+
+
+def discard_movers(state: KnarrState) -> list[int]:
+    """A.5 'Empty Viking deck': the player(s) with the most Vikings in front of them discard one."""
+    sizes = [sum(crew_counts(state, s)) for s in range(state.n_players)]
+    most = max(sizes)
+    return [] if most == 0 else [s for s in range(state.n_players) if sizes[s] == most]
+
+
+def settle_refills(state: KnarrState) -> None:
+    """After a step: a pending board refill opens the discard step (or waits if no Viking is anywhere)."""
+    if state.pending_refill and state.phase != OVER:
+        if discard_movers(state):
+            if state.phase != DISCARD:
+                state.resume = state.phase
+            state.phase = DISCARD
+        else:
+            state.pending_refill.clear()  # ruling R6: nothing anywhere to draw, the slot stays empty
+
+
+def to_move(state: KnarrState) -> tuple[int, ...]:
+    if state.phase == OVER:
+        return ()
+    if state.phase == DISCARD:
+        return tuple(discard_movers(state))
+    return (state.current,)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> list[tuple[int, ...]]:
+    """Ways to pay a destination: cards per colour plus recruits covering missing cards 1:1 (A.5 Explore)."""
+    d = data.destinations[dest]
+    out: list[tuple[int, ...]] = []
+    if d.cost_kind == COLOURS_COST:
+        ranges = [range(max(0, need - recruits), min(have, need) + 1) if need else range(1)
+                  for need, have in zip(d.cost, counts, strict=True)]
+        _product(ranges, [], out, d.cost, recruits)
+    elif d.cost_kind == SAME:
+        for c in range(5):
+            for k in range(max(1, d.cost_n - recruits), min(counts[c], d.cost_n) + 1):
+                pay = [0] * 5
+                pay[c] = k
+                out.append((*pay, d.cost_n - k))
+        if recruits >= d.cost_n:
+            out.append((0, 0, 0, 0, 0, d.cost_n))
+    else:  # DIFF: n cards of n different colours
+        held = [c for c in range(5) if counts[c]]
+        for k in range(max(0, d.cost_n - recruits), min(len(held), d.cost_n) + 1):
+            for chosen in combinations(held, k):
+                pay = [0] * 5
+                for c in chosen:
+                    pay[c] = 1
+                out.append((*pay, d.cost_n - k))
+    return out
+
+
+def _product(ranges, prefix, out, cost, recruits) -> None:
+    if len(prefix) == 5:
+        r = sum(cost) - sum(prefix)
+        if r <= recruits:
+            out.append((*prefix, r))
+        return
+    for k in ranges[len(prefix)]:
+        _product(ranges, [*prefix, k], out, cost, recruits)
+
+
+def recruit_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    out = []
+    seen = set()
+    counts = crew_counts(state, seat)
+    for card in state.hands[seat]:
+        c = data.viking_colour[card]
+        key = (c, data.viking_asset[card])
+        if key in seen:
+            continue
+        seen.add(key)
+        column_recruits = sum(data.viking_asset[x] == RECRUIT for x in state.crews[seat][c])
+        column_recruits += data.viking_asset[card] == RECRUIT
+        recruits = min(cap(state, data, RECRUIT), state.recruits[seat] + column_recruits)
+        free_any = CAULDRON in state.artifacts and counts[c] == 1
+        for slot in range(5):
+            if state.board[slot] < 0:
+                continue
+            if slot == c or free_any or recruits >= 1:
+                out.append(Option("recruit", card, slot))
+        if state.board[c] < 0 and not free_any:
+            out.append(Option("recruit", card, -1))
+    return out
+
+
+def explore_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    out = []
+    counts = crew_counts(state, seat)
+    r = state.recruits[seat]
+    slots = [(i, d) for i, d in enumerate(state.visible) if d >= 0]
+    slots += [(6 + i, d) for i, d in enumerate(state.reserved[seat])]
+    for slot, dest in slots:
+        for pay in payments(data, counts, r, dest):
+            out.append(Option("explore", slot, dest, pay))
+    return out
+
+
+def free_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    """Trade (A.5 step 3), Develop (line 20) and Renew (line 30), each once per turn."""
+    out = []
+    if not state.traded:
+        out.extend(Option("trade", k) for k in range(1, min(3, state.bracelets[seat]) + 1))
+    if skali(state):
+        if not state.developed:
+            out.extend(Option("develop", i) for i, b in enumerate(state.display)
+                       if b >= 0 and data.buildings[b].cost <= state.coins[seat])
+        if state.n_players == 2 and state.renewal[seat] and state.building_deck:
+            live = [i for i, b in enumerate(state.display) if b >= 0]
+            out.extend(Option("renew", pay=(i,)) for i in live)
+            out.extend(Option("renew", pay=pair) for pair in combinations(live, 2))
+    return out
+
+
+def options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    if state.phase == OVER or seat not in to_move(state):
+        return []
+    if state.phase == DISCARD:
+        return [Option("discard", c) for c, n in enumerate(crew_counts(state, seat)) if n]
+    if state.phase == BONUS:
+        return bonus_options(state, data, seat)
+    if state.acted:
+        return [*free_options(state, data, seat), END]
+    actions = recruit_options(state, data, seat) + explore_options(state, data, seat)
+    if not actions:
+        actions = [PASS]  # ruling R7: no Recruit or Explore is possible
+    return actions + free_options(state, data, seat)
+
+
+def bonus_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    what = state.bonus[0]
+    if what == "explore":
+        return [*explore_options(state, data, seat), SKIP]
+    if what == "recruit":
+        return [*recruit_options(state, data, seat), SKIP]
+    if what == "reserve":
+        if len(state.reserved[seat]) >= 2:
+            return [SKIP]
+        return [*(Option("reserve", i, d) for i, d in enumerate(state.visible) if d >= 0), SKIP]
+    if what == "swap":
+        return [*(Option("swap", i) for i in range(5) if state.board[i] >= 0), SKIP]
+    if what == "cover":
+        return [*(Option("cover", i, d) for i, d in enumerate(state.owned[seat])
+                  if data.destinations[d].deck == "A" and d not in state.covered[seat]), SKIP]
+    raise AssertionError(what)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
+    legal = options(state, data, seat)
+    try:
+        ok = option in legal
+    except Exception:  # noqa: BLE001 - any comparison failure means the option is not ours
+        ok = False
+    if not ok:
+        raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
+    option = Option(*option)
+    kind = option.kind
+    if kind == "trade":
+        trade(state, data, seat, option.a)
+    elif kind == "develop":
+        b = state.display[option.a]
+        state.coins[seat] -= data.buildings[b].cost
+        state.buildings[seat].append(b)
+        state.display[option.a] = state.building_deck.pop() if state.building_deck else -1
+        state.developed = True
+        state.stats["buildings_bought"][seat] += 1
+    elif kind == "renew":
+        for i in option.pay:
+            state.building_deck.insert(0, state.display[i])  # line 30: under the deck
+        for i in option.pay:
+            state.display[i] = state.building_deck.pop()
+        state.renewal[seat] = False
+    elif kind == "end":
+        end_turn(state, data)
+    elif kind == "pass":
+        state.acted = True
+        state.stats["passes"][seat] += 1
+    elif kind == "recruit":
+        if state.phase == BONUS:
+            state.bonus.pop(0)
+        recruit(state, data, seat, option)
+    elif kind == "explore":
+        if state.phase == BONUS:
+            state.bonus.pop(0)
+        explore(state, data, seat, option)
+    elif kind == "reserve":
+        state.reserved[seat].append(option.b)
+        refill_destination(state, option.a)
+        state.bonus.pop(0)
+    elif kind == "swap":
+        state.discard.append(state.board[option.a])
+        state.board[option.a] = -1
+        refill_board(state, data, option.a)
+        state.bonus.pop(0)
+    elif kind == "cover":
+        state.covered[seat].append(option.b)
+        state.bonus.pop(0)
+        state.bonus.insert(0, "recruit")
+    elif kind == "skip":
+        state.bonus.pop(0)
+    if state.phase != OVER:
+        state.phase = BONUS if state.bonus else TURN
+        settle_refills(state)
+        if state.phase == TURN and state.acted and not free_options(state, data, seat):
+            end_turn(state, data)  # nothing optional is left: the turn ends by itself
+            settle_refills(state)
+
+
+def apply_discards(state: KnarrState, data: KnarrData, choices: dict[int, Any]) -> None:
+    movers = discard_movers(state)
+    for seat in movers:
+        if seat not in choices:
+            raise IllegalChoice("every player with the most Vikings must discard one", seat=seat)
+    picks = {}
+    for seat, option in choices.items():
+        if seat not in movers:
+            raise IllegalChoice("not this player's decision", seat=seat)
+        if option not in options(state, data, seat):
+            raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
+        picks[seat] = Option(*option).a
+    for seat, colour in picks.items():
+        state.discard.append(state.crews[seat][colour].pop())  # ruling R4: the last card placed there
+    slots, state.pending_refill = state.pending_refill, []
+    state.phase = state.resume
+    for slot in slots:
+        refill_board(state, data, slot)
+    settle_refills(state)
+    if state.phase == TURN and state.acted and not free_options(state, data, state.current):
+        end_turn(state, data)
+        settle_refills(state)
+
+
+def trade(state: KnarrState, data: KnarrData, seat: int, k: int) -> None:
+    """A.5 step 3: k bracelets give columns 1..k of every trade row."""
+    state.bracelets[seat] -= k
+    state.traded = True
+    state.stats["trades"][seat] += 1
+    state.stats["bracelets_traded"][seat] += k
+    for row in trade_rows(state, data, seat):
+        for col in range(k):
+            gain(state, data, seat, row[col])
+
+
+def recruit(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    """A.5 Recruit: play, gain the whole column, take a board Viking, refill."""
+    card, slot = option.a, option.b
+    c = data.viking_colour[card]
+    before = crew_counts(state, seat)
+    state.hands[seat].remove(card)
+    column = state.crews[seat][c]
+    column.append(card)
+    for x in column:
+        g = [0] * N_ASSETS
+        g[data.viking_asset[x]] = 1
+        gain(state, data, seat, tuple(g))
+    if slot >= 0:
+        free = slot == c or (CAULDRON in state.artifacts and before[c] == 1)
+        if not free:
+            state.recruits[seat] -= 1
+        state.hands[seat].append(state.board[slot])
+        state.board[slot] = -1
+        refill_board(state, data, slot)
+    state.acted = True
+    state.stats["recruits_played"][seat] += 1
+    new_colour = before[c] == 0
+    if skali(state):
+        village_gain(state, data, seat, ROW_RECRUIT_NEW if new_colour else ROW_RECRUIT_OLD)
+    after_action(state, data, seat, before)
+    arts = state.artifacts
+    if arts:
+        n = len(column)
+        if SILVER_COINS in arts and n > 3:
+            state.vp[seat] += n - 3  # ruling R16
+        if GOLDEN_BRACELET in arts and n == 3:
+            state.bonus.append("reserve")
+
+
+def explore(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    """A.5 Explore: pay (recruits cover missing cards 1:1), take the destination, gain, refill."""
+    slot, dest, pay = option.a, option.b, option.pay
+    before = crew_counts(state, seat)
+    for c in range(5):
+        for _ in range(pay[c]):
+            state.discard.append(state.crews[seat][c].pop())  # ruling R4: last placed first
+    state.recruits[seat] -= pay[5]
+    if slot >= 6:
+        state.reserved[seat].pop(slot - 6)
+    else:
+        refill_destination(state, slot)
+    state.owned[seat].append(dest)
+    d = data.destinations[dest]
+    gain(state, data, seat, d.gain)
+    state.acted = True
+    state.stats["explores"][seat] += 1
+    if skali(state):
+        village_gain(state, data, seat, ROW_EXPLORE_B if d.deck == "B" else ROW_EXPLORE_A)
+    after_action(state, data, seat, before)
+    arts = state.artifacts
+    if MEAD_CUP in arts:
+        state.bonus.append("swap")
+    if HELMET in arts and d.deck == "B":
+        state.bonus.append("cover")
+
+
+def after_action(state: KnarrState, data: KnarrData, seat: int, before: list[int]) -> None:
+    """A.7: line artifacts trigger after the action when the 5-colour minimum went up."""
+    if not state.artifacts:
+        return
+    if min(crew_counts(state, seat)) > min(before):
+        if AMULET in state.artifacts:
+            g = [0] * N_ASSETS
+            g[BRACELET] = g[RECRUIT] = g[REP] = 1
+            gain(state, data, seat, tuple(g))
+        if WEATHERVANE in state.artifacts:
+            state.bonus.append("explore")
+
+
+def final_scores(state: KnarrState) -> list[float]:
+    return [float(v) for v in state.vp]
+
+
+def tiebreak(state: KnarrState) -> list[int]:
+    """A.6: recruits + bracelets; ruling R14 switch adds coins and raid tokens."""
+    out = [state.recruits[s] + state.bracelets[s] for s in range(state.n_players)]
+    if skali(state) and state.rules.get("skali_end") == "tiebreak_coins":
+        out = [t + state.coins[s] + state.raids[s] for s, t in enumerate(out)]
+    return out
+
+
+def finish(state: KnarrState, data: KnarrData) -> None:
+    """Optional final raid (ruling R14)."""
+    if skali(state) and state.rules.get("skali_end") == "final_raid":
+        raid(state, data)

@@ -1,0 +1,112 @@
+"""Knarr balance questions answered from a run's records (``skald run knarr ... --out FOLDER``).
+
+    python -m sim.games.knarr.study FOLDER [FOLDER ...]
+
+* seat advantage with the round-completion rule (win share and mean score by seat, Wilson 95% intervals);
+* score spreads (winner minus last, winner minus runner-up);
+* which destinations and Buildings the winners hold: win share when held, with a Wilson interval, next to
+  the seat's base rate 1/players (the card-strength tables of deck-builder simulators);
+* how often raids fire and whom they favour (raids per game; win share by raids won / lost).
+
+Destinations are read from the ``explore`` turns (``b`` = destination index), Buildings from the
+``develop`` turns (``b`` = Building index); neither is ever lost, so "explored" = "held at the end".
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from sim.games.knarr.data import load
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (round(mid - half, 3), round(mid + half, 3))
+
+
+def _read(folder: Path, table: str) -> pl.DataFrame:
+    return pl.read_parquet(folder / table / "*.parquet")
+
+
+def seat_advantage(folder: Path) -> pl.DataFrame:
+    seats = _read(folder, "seats")
+    out = seats.group_by("seat").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+                                     pl.col("score").mean().round(2).alias("mean_score")).sort("seat")
+    ci = [wilson(w, n) for w, n in zip(out["wins"], out["games"], strict=True)]
+    return out.with_columns((pl.col("wins") / pl.col("games")).round(3).alias("win_share"),
+                            pl.Series("ci_low", [c[0] for c in ci]), pl.Series("ci_high", [c[1] for c in ci]))
+
+
+def score_spread(folder: Path) -> pl.DataFrame:
+    seats = _read(folder, "seats")
+    per = seats.group_by("game_id").agg(
+        (pl.col("score").max() - pl.col("score").min()).alias("first_minus_last"),
+        (pl.col("score").sort(descending=True).get(0) - pl.col("score").sort(descending=True).get(1))
+        .alias("first_minus_second"),
+        pl.col("score").max().alias("winning_score"))
+    return per.select(pl.all().exclude("game_id").mean().round(2).name.suffix("_mean"),
+                      pl.all().exclude("game_id").std().round(2).name.suffix("_sd"))
+
+
+def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
+    """Win share of the seats holding each destination (kind 'explore') or Building (kind 'develop')."""
+    data = load()
+    names = ([f"D{d.id}{d.deck}" for d in data.destinations] if kind == "explore"
+             else [f"B{b.id}" for b in data.buildings])
+    turns = _read(folder, "turns").filter(pl.col("kind") == kind).select("game_id", "seat", "b").unique()
+    seats = _read(folder, "seats").select("game_id", "seat", "win_share")
+    held = turns.join(seats, on=["game_id", "seat"])
+    out = held.group_by("b").agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
+    out = out.filter(pl.col("held") >= min_games).with_columns(
+        (pl.col("wins") / pl.col("held")).round(3).alias("win_share_when_held"),
+        pl.col("b").map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"))
+    ci = [wilson(w, n) for w, n in zip(out["wins"], out["held"], strict=True)]
+    return out.with_columns(pl.Series("ci_low", [c[0] for c in ci], dtype=pl.Float64),
+                            pl.Series("ci_high", [c[1] for c in ci], dtype=pl.Float64)
+                            ).sort("win_share_when_held", descending=True).select(
+        "card", "held", "win_share_when_held", "ci_low", "ci_high")
+
+
+def raids(folder: Path) -> pl.DataFrame:
+    seats = _read(folder, "seats")
+    if "raids_in_game" not in seats.columns:
+        return pl.DataFrame()
+    per_game = seats.group_by("game_id").agg(pl.col("raids_in_game").first())
+    summary = seats.group_by("strategy").agg(
+        pl.col("raids_won").mean().round(2), pl.col("raids_lost").mean().round(2),
+        pl.col("win_share").mean().round(3)).sort("strategy")
+    favour = seats.with_columns((pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).alias("raid_net")
+                                ).group_by("raid_net").agg(pl.len().alias("seats"),
+                                                           pl.col("win_share").mean().round(3)).sort("raid_net")
+    print(f"raids per game: mean {per_game['raids_in_game'].mean():.2f}, "
+          f"share of games with a raid {(per_game['raids_in_game'] > 0).mean():.2f}")
+    print(favour)
+    return summary
+
+
+def main(argv: list[str]) -> None:
+    pl.Config.set_tbl_rows(40)
+    for folder in map(Path, argv):
+        print(f"== {folder}")
+        print(seat_advantage(folder))
+        print(score_spread(folder))
+        print(holdings(folder, "explore").head(12))
+        print(holdings(folder, "explore").tail(6))
+        b = holdings(folder, "develop")
+        if len(b):
+            print(b.head(10))
+            print(b.tail(5))
+            print(raids(folder))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,202 @@
+"""Scripted Knarr strategies: ``greedy``; archetypes ``collector``, ``trader``, ``hoarder``, ``architect``.
+
+All of them see only their seat's view (``sim.games.knarr.view.KnarrView``) and rate every legal
+option by one shared one-ply valuation: assets at fixed weights (reputation by the turns left to earn
+income from it), trade-row columns by the trades expected in the rest of the game, crew cards by what
+they add to later recruits and payments, Buildings by their rows times the expected activations.
+The archetypes change the weights:
+
+* ``collector``: races Lands of Influence; new colours in the crew and the cards visible Lands ask for.
+* ``trader``: a trade-row engine; Trading Lands' rows count double, bracelets are banked to trade 3.
+* ``hoarder`` (expansion): hoards raid tokens and buys Buildings with raid bonuses.
+* ``architect`` (expansion): coins and Buildings first, a Building engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sim.games.knarr.data import (
+    BRACELET,
+    COIN,
+    COLOURS_COST,
+    N_ASSETS,
+    RAID,
+    RECRUIT,
+    REP,
+    SAME,
+    KnarrData,
+)
+from sim.games.knarr.state import Option
+from sim.games.knarr.view import KnarrView
+from strategies.base import Strategy
+
+#: expected share of future actions per activation row (explore B, explore A, recruit old, recruit new)
+ROW_SHARE = (0.15, 0.25, 0.4, 0.2)
+
+
+class KnarrBase(Strategy):
+    """One-ply valuation; parameters are the weights (see module doc)."""
+
+    name = "knarr-base"
+    games = ("knarr",)
+    params: dict[str, tuple[type, Any]] = {
+        "bracelet": (float, 0.9), "recruit": (float, 0.8), "rep": (float, 0.12), "card": (float, 0.9),
+        "coin": (float, 0.6), "raid": (float, 0.5), "row": (float, 1.0), "influence": (float, 1.0),
+        "trading": (float, 1.0), "building": (float, 1.0), "new_colour": (float, 0.0), "trade_min": (int, 1),
+        "need": (float, 0.0),
+    }
+
+    # ------------------------------------------------------------------ helpers
+    def turns_left(self, v: KnarrView) -> float:
+        lead = max(v.vp)
+        return max(1.0, (40 - lead) / 3.0 + 1)
+
+    def worth(self, v: KnarrView, g: Sequence[int]) -> float:
+        rep = self.rep * self.turns_left(v)
+        w = [1.0, self.bracelet, self.recruit, rep, self.card, self.coin, self.raid, 0.3]
+        if v.bracelets[v.seat] >= 3:
+            w[BRACELET] *= 0.3
+        if v.recruits[v.seat] >= 3:
+            w[RECRUIT] *= 0.3
+        if v.rep[v.seat] >= 14:
+            w[REP] = 0.0
+        if not v.rules.get("skali"):
+            w[COIN] = w[RAID] = 0.0
+        elif v.coins[v.seat] >= 3:
+            w[COIN] *= 0.3
+        return sum(w[a] * g[a] for a in range(N_ASSETS) if g[a])
+
+    def row_worth(self, v: KnarrView, row) -> float:
+        trades = self.turns_left(v) / 2.5
+        use = (1.0, 0.7, 0.45) if self.trade_min < 3 else (1.0, 1.0, 1.0)
+        return self.row * trades * sum(u * self.worth(v, col) for u, col in zip(use, row, strict=True))
+
+    def needed_colours(self, v: KnarrView, data: KnarrData) -> list[float]:
+        need = [0.0] * 5
+        for d in v.visible[3:]:
+            if d >= 0 and data.destinations[d].cost_kind == COLOURS_COST:
+                for c, n in enumerate(data.destinations[d].cost):
+                    need[c] += n / 5
+        return need
+
+    def village(self, v: KnarrView, data: KnarrData, row: int) -> list[int]:
+        if not v.rules.get("skali"):
+            return [0] * N_ASSETS
+        g = list(data.skali_rows[row])
+        for b in v.buildings[v.seat]:
+            g = [x + y for x, y in zip(g, data.buildings[b].rows[row], strict=True)]
+        if v.n_players == 2:
+            g = [x + y for x, y in zip(g, data.special_rows[row], strict=True)]
+        return g
+
+    def crew_card(self, v: KnarrView, data: KnarrData, colour: int) -> float:
+        base = 0.7 + self.need * self.needed_colours(v, data)[colour]
+        if not v.crews[v.seat][colour]:
+            base += self.new_colour
+        return base
+
+    # ------------------------------------------------------------------ option values
+    def value(self, v: KnarrView, o: Option) -> float:
+        data: KnarrData = v.data
+        me = v.seat
+        k = o.kind
+        if k == "recruit":
+            c = data.viking_colour[o.a]
+            g = [0] * N_ASSETS
+            for x in (*v.crews[me][c], o.a):
+                g[data.viking_asset[x]] += 1
+            new = not v.crews[me][c]
+            val = self.worth(v, g) + self.crew_card(v, data, c)
+            val += self.worth(v, self.village(v, data, 3 if new else 2))
+            if o.b >= 0:
+                taken = v.board[o.b]
+                val += 0.3 + 0.15 * len(v.crews[me][data.viking_colour[taken]])
+                if o.b != c:
+                    val -= self.recruit
+            return val
+        if k == "explore":
+            d = data.destinations[o.b]
+            val = self.worth(v, d.gain) + self.row_worth(v, d.row)
+            val *= self.influence if d.deck == "B" else self.trading
+            val += self.worth(v, self.village(v, data, 0 if d.deck == "B" else 1))
+            val -= sum(o.pay[c] * self.crew_card(v, data, c) * 0.8 for c in range(5))
+            val -= o.pay[5] * self.recruit
+            if d.cost_kind == SAME:
+                val += 0.5
+            return val
+        if k == "trade":
+            if o.a < self.trade_min and v.bracelets[me] < 3:
+                return -1.0
+            rows = [data.ship[str(v.rules.get("ship", "normal"))]]
+            rows += [data.destinations[d].row for d in v.owned[me] if d not in v.covered[me]]
+            g = [0] * N_ASSETS
+            for row in rows:
+                for col in row[: o.a]:
+                    g = [x + y for x, y in zip(g, col, strict=True)]
+            return self.worth(v, g) - o.a * self.bracelet * 0.8
+        if k == "develop":
+            b = data.buildings[v.display[o.a]]
+            t = self.turns_left(v)
+            val = sum(ROW_SHARE[r] * t * self.worth(v, b.rows[r]) for r in range(4))
+            raids = self.worth(v, b.most_raid) * (1 + self.raid) + self.worth(v, b.fewest_raid)
+            val += 0.25 * t / 3 * raids
+            return self.building * val - b.cost * self.coin * 0.7
+        if k == "discard":
+            return -len(v.crews[me][o.a][-1:]) + 0.1 * len(v.crews[me][o.a])
+        if k == "reserve":
+            d = data.destinations[o.b]
+            return 0.2 * self.worth(v, d.gain)
+        if k == "cover":
+            return 1.5 - self.row_worth(v, data.destinations[o.b].row)
+        if k in ("renew", "swap"):
+            return -0.05
+        return 0.0  # end, pass, skip
+
+    def choose(self, view: KnarrView, options: Sequence[Option]) -> Option:
+        best, best_v = [], -1e18
+        for o in options:
+            val = self.value(view, o)
+            if val > best_v + 1e-9:
+                best, best_v = [o], val
+            elif val >= best_v - 1e-9:
+                best.append(o)
+        return best[int(self.rng.integers(len(best)))] if len(best) > 1 else best[0]
+
+
+class GreedyStrategy(KnarrBase):
+    """``greedy``: the best one-ply value at the default weights."""
+
+    name = "greedy"
+
+
+class CollectorStrategy(KnarrBase):
+    """``collector``: races Lands of Influence, keeps a broad crew of the colours they ask for."""
+
+    name = "collector"
+    params = KnarrBase.params | {"influence": (float, 1.5), "new_colour": (float, 0.6), "need": (float, 1.0),
+                                 "trading": (float, 0.7)}
+
+
+class TraderStrategy(KnarrBase):
+    """``trader``: trade-row engine; Trading Lands' rows double, banks bracelets to trade 3 at a time."""
+
+    name = "trader"
+    params = KnarrBase.params | {"row": (float, 2.0), "bracelet": (float, 1.2), "trade_min": (int, 3),
+                                 "influence": (float, 0.8)}
+
+
+class HoarderStrategy(KnarrBase):
+    """``hoarder`` (expansion): hoards raid tokens to win raids; likes Buildings with raid bonuses."""
+
+    name = "hoarder"
+    params = KnarrBase.params | {"raid": (float, 1.6)}
+
+
+class ArchitectStrategy(KnarrBase):
+    """``architect`` (expansion): a Building engine: coins and Buildings weigh more."""
+
+    name = "architect"
+    params = KnarrBase.params | {"coin": (float, 1.1), "building": (float, 1.8)}
+
