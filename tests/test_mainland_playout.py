@@ -309,7 +309,8 @@ def test_view_is_read_only():
     for name in ("items", "owner", "counts", "scores"):
         with pytest.raises(ValueError):
             getattr(view, name)[0, 0] = 1
-    view.rules["castle_needs_overlap"] = False
+    with pytest.raises(TypeError):
+        view.rules["castle_needs_overlap"] = False
     assert state.rules["castle_needs_overlap"] is True
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -37,6 +38,11 @@ class MainlandState:
     stats: dict[str, list[int]] = field(default_factory=dict)  # placements/passes/... per seat
     #: read-only views of items/owner/counts handed to strategies (made once, see view.py)
     public_arrays: tuple[np.ndarray, ...] | None = None
+
+    @property
+    def public_rules(self) -> MappingProxyType:
+        """The rule switches, read-only (for views)."""
+        return MappingProxyType(self.rules)
 
     @property
     def out(self) -> list[bool]:

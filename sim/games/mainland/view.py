@@ -7,7 +7,8 @@ Discard piles are face up (ruling R9), so they are public.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,7 +38,7 @@ class MainlandView(NamedTuple):
     deck_sizes: tuple[int, ...]
     discards: tuple[tuple[int, ...], ...]
     tokens: tuple[int, ...]
-    rules: dict
+    rules: Mapping[str, Any]  # read-only
     data: MainlandData  # printed/reconstructed components: public knowledge
 
 
@@ -57,10 +58,10 @@ def view_of(state: MainlandState, data: MainlandData, seat: int) -> MainlandView
         counts=public[2],
         scores=scores,
         hand=tuple(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        deck_sizes=tuple(len(d) for d in state.decks),
-        discards=tuple(tuple(d) for d in state.discards),
+        hand_sizes=tuple(map(len, state.hands)),
+        deck_sizes=tuple(map(len, state.decks)),
+        discards=tuple(map(tuple, state.discards)),
         tokens=tuple(state.tokens),
-        rules=dict(state.rules),
+        rules=state.public_rules,
         data=data,
     )
