@@ -32,6 +32,7 @@ from analysis.runs import Runs, open_runs
 
 GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
 BOOTSTRAP = 400
+PERMUTATIONS = 2000
 TIES_NOTE = "ties split fractionally: a k-way tie gives each tied winner 1/k of a win"
 
 
@@ -199,8 +200,10 @@ def compare_variants(
     first value in sort order.  One row per (group, value, metric) with ``base`` and ``value``, the
     difference (``diff``, ``diff_low``, ``diff_high``), an effect size and a test:
 
-    * ``balance_gap`` (largest pairwise seat win-rate gap): bootstrap interval of the difference;
-      the test is a chi-square test of homogeneity of the seat wins across the two groups.
+    * ``balance_gap`` (largest pairwise seat win-rate gap): bootstrap interval of the difference and
+      a permutation test of it (game labels shuffled); ``homogeneity_p`` adds a chi-square test of
+      whether the seats' share of the wins differs at all between the two (a changed pattern can
+      keep the same gap).
     * ``game_length`` (``rounds`` when the records have it, else decisions): Cohen's d, Welch t.
     * ``truncated_rate``: Cohen's h, two-proportion z.
     """
@@ -286,12 +289,13 @@ def _gap_row(a: np.ndarray, b: np.ndarray, same_positions: bool) -> dict:
         if diffs
         else (math.nan, math.nan)
     )
-    p = math.nan
+    p = homogeneity = math.nan
     if same_positions and a.size and b.size:
+        p = stats.gap_permutation_test(a, b, reps=PERMUTATIONS)
         table = np.vstack([a.sum(axis=0), b.sum(axis=0)])
         table = table[:, table.sum(axis=0) > 0]
         if table.shape[1] >= 2:
-            p = float(sps.chi2_contingency(table)[1])
+            homogeneity = float(sps.chi2_contingency(table)[1])
     sd = float(np.std(diffs, ddof=1)) if len(diffs) > 1 else math.nan
     return {
         "metric": "balance_gap",
@@ -303,7 +307,8 @@ def _gap_row(a: np.ndarray, b: np.ndarray, same_positions: bool) -> dict:
         "effect": (gb - ga) / sd if sd and sd > 0 else math.nan,
         "effect_name": "diff / bootstrap sd",
         "p_value": p,
-        "test": "chi-square homogeneity of seat wins",
+        "test": f"permutation ({PERMUTATIONS} shuffles of games)",
+        "homogeneity_p": homogeneity,
     }
 
 

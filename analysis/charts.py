@@ -73,6 +73,12 @@ def _shared_legend(fig: Figure, axes: list) -> None:
         )
 
 
+def _err(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Error-bar lengths (2 x n) from interval bounds: nan as 0, and never negative (rounding at 0 or 1,
+    or a bootstrap interval that misses its estimate)."""
+    return np.clip(np.nan_to_num(np.vstack([value - low, high - value])), 0.0, None)
+
+
 def _short(text: str, n: int = 38) -> str:
     """``text`` cut to ``n`` characters, with ``$`` escaped so that no name is read as mathtext."""
     text = str(text)
@@ -101,7 +107,7 @@ def win_rates(table: pl.DataFrame, position: str = "seat", title: str = "Win rat
             s = part.filter((pl.col("variant") == variant) & (pl.col("mix") == mix)).sort(position)
             x = np.arange(s.height) + (i - (len(series) - 1) / 2) * width
             rate = s["win_rate"].to_numpy() * 100
-            err = np.vstack([rate - s["ci_low"].to_numpy() * 100, s["ci_high"].to_numpy() * 100 - rate])
+            err = _err(rate, s["ci_low"].to_numpy() * 100, s["ci_high"].to_numpy() * 100)
             name = f"{variant}; {mix}" if several_mixes else variant
             label = _short(name, 60) if show_legend else None
             ax.errorbar(x, rate, yerr=err, fmt="o", capsize=4, color=colour[name], label=label)
@@ -180,7 +186,7 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
             mean = np.array([lookup[g]["mean"] if g in lookup else np.nan for g in groups])
             low = np.array([lookup[g]["low"] if g in lookup else np.nan for g in groups])
             high = np.array([lookup[g]["high"] if g in lookup else np.nan for g in groups])
-            err = np.nan_to_num(np.vstack([mean - low, high - mean]))
+            err = _err(mean, low, high)
             ax.bar(
                 x,
                 mean,
@@ -237,8 +243,8 @@ def ratings(table: pl.DataFrame, title: str = "Bradley-Terry rating") -> Figure:
     fig, ax = plt.subplots(figsize=(WIDTH, 1.2 + 0.45 * t.height))
     y = np.arange(t.height)
     r = t["rating"].to_numpy()
-    err = np.vstack([r - t["rating_low"].to_numpy(), t["rating_high"].to_numpy() - r])
-    ax.errorbar(r, y, xerr=np.nan_to_num(err), fmt="o", capsize=4, color=COLORS[0])
+    err = _err(r, t["rating_low"].to_numpy(), t["rating_high"].to_numpy())
+    ax.errorbar(r, y, xerr=err, fmt="o", capsize=4, color=COLORS[0])
     ax.axvline(1500, ls="--", color="grey", lw=1)
     labels = [
         _short(f"{s} ({g})" if "game" in t.columns and len(set(t["game"])) > 1 else s, 30)
@@ -285,7 +291,7 @@ def differences(table: pl.DataFrame, title: str = "Differences from the baseline
         part = table.filter(pl.col("metric") == metric)
         y = np.arange(part.height)
         d = part["diff"].to_numpy()
-        err = np.nan_to_num(np.vstack([d - part["diff_low"].to_numpy(), part["diff_high"].to_numpy() - d]))
+        err = _err(d, part["diff_low"].to_numpy(), part["diff_high"].to_numpy())
         ax.errorbar(d, y, xerr=err, fmt="o", capsize=4, color=COLORS[3])
         ax.axvline(0, color="grey", lw=1)
         labels = [
@@ -328,5 +334,196 @@ def precision(table: pl.DataFrame, title: str = "Interval half-width now and wit
     ax.set_yticks(y, [_short(e, 48) for e in table["estimate"].to_list()], fontsize=8)
     _style(ax, title, f"half-width of the 95% interval ({table['unit'][0] if table.height else ''})", None)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- Graenaland
+
+
+def goal_heatmap(
+    table: pl.DataFrame,
+    row: str,
+    panel: str = "panel",
+    title: str = "Goals met",
+    row_label: str | None = None,
+) -> Figure:
+    """Share of seats (%) meeting each goal (columns, ``short``) per ``row`` value, one heat map per
+    ``panel`` value (e.g. player count); each cell is labelled with its percentage."""
+    panels = table[panel].unique(maintain_order=True).to_list()
+    fig, axes = _facets(len(panels), height=2.2 + 0.28 * max(table[row].n_unique(), 3))
+    image = None
+    for ax, name in zip(axes, panels, strict=False):
+        part = table.filter(pl.col(panel) == name)
+        rows = sorted(part[row].unique().to_list(), key=lambda v: (str(type(v)), v))
+        goals = part["short"].unique(maintain_order=True).to_list()
+        m = np.full((len(rows), len(goals)), np.nan)
+        for r in part.iter_rows(named=True):
+            m[rows.index(r[row]), goals.index(r["short"])] = 100 * r["rate"]
+        image = ax.imshow(m, cmap="Blues", vmin=0, vmax=100, aspect="auto")
+        for i in range(len(rows)):
+            for j in range(len(goals)):
+                if not np.isnan(m[i, j]):
+                    ax.text(
+                        j,
+                        i,
+                        f"{m[i, j]:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white" if m[i, j] > 60 else "black",
+                    )
+        ax.set_xticks(range(len(goals)), [_short(g, 12) for g in goals], rotation=30, ha="right", fontsize=8)
+        ax.set_yticks(range(len(rows)), [_short(str(v), 16) for v in rows], fontsize=8)
+        ax.set_title(_short(str(name), 40), fontsize=10)
+        ax.set_ylabel(row_label or row.replace("_", " "))
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    if image is not None:
+        fig.colorbar(image, ax=axes, label="seats meeting the goal (%)", shrink=0.8)
+    return fig
+
+
+def _rate_points(
+    ax, frame: pl.DataFrame, x: str, labels: list[str], colour, label: str | None = None
+) -> None:
+    rate = frame["win_rate"].to_numpy() * 100
+    err = _err(rate, frame["ci_low"].to_numpy() * 100, frame["ci_high"].to_numpy() * 100)
+    ax.errorbar(np.arange(frame.height), rate, yerr=err, fmt="o", capsize=4, color=colour, label=label)
+    ax.set_xticks(np.arange(frame.height), labels)
+
+
+def draft_rates(
+    order: pl.DataFrame, territory: pl.DataFrame, title: str = "The custom-start draft"
+) -> Figure:
+    """Win rate (%) with 95% Wilson intervals by draft order (left) and by the territory of the first
+    village (right), one row of panels per player count; dashed: equal chances."""
+    counts = sorted(order["players"].unique().to_list())
+    fig, axes = plt.subplots(len(counts), 2, figsize=(WIDTH, 3.6 * len(counts)), squeeze=False)
+    for (left, right), players in zip(axes, counts, strict=True):
+        o = order.filter(pl.col("players") == players).sort("draft_order")
+        _rate_points(left, o, "draft_order", [str(v) for v in o["draft_order"].to_list()], COLORS[0])
+        t = territory.filter(pl.col("players") == players).sort("chosen_territory")
+        names = [_short(str(n).replace(" (", "\n("), 22) for n in t["territory_name"].to_list()]
+        _rate_points(right, t, "chosen_territory", names, COLORS[2])
+        right.tick_params(axis="x", labelsize=8)
+        for ax in (left, right):
+            ax.axhline(100 / players, ls="--", color="grey", lw=1, label="equal chances")
+            ax.set_ylim(bottom=0)
+        _style(left, f"{players} players: by draft order", "draft order (1 = places first)", "win rate (%)")
+        _style(right, f"{players} players: by first village's territory", None, "win rate (%)")
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _shared_legend(fig, list(axes.flat))
+    return fig
+
+
+def populations(
+    table: pl.DataFrame,
+    metrics: list[tuple[str, str, str, str, float]],
+    label: str = "population",
+    title: str = "Side by side",
+) -> Figure:
+    """One panel per metric ``(column, low column, high column, axis label, scale)``: each population's
+    value (x axis, ``label``) with its 95% interval, scaled (100 for percentages)."""
+    fig, axes = _facets(len(metrics), height=3.0, max_cols=min(len(metrics), 4))
+    names = [_short(str(v), 16) for v in table[label].to_list()]
+    x = np.arange(table.height)
+    for ax, (column, low, high, ylabel, scale) in zip(axes, metrics, strict=False):
+        v = table[column].cast(pl.Float64).to_numpy() * scale
+        lo = table[low].cast(pl.Float64).to_numpy() * scale
+        hi = table[high].cast(pl.Float64).to_numpy() * scale
+        err = _err(v, lo, hi)
+        for i in range(table.height):
+            ax.errorbar(x[i], v[i], yerr=err[:, i : i + 1], fmt="o", capsize=4, color=COLORS[i % 10])
+        ax.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, table.height - 0.4)
+        _style(ax, None, None, ylabel)
+        ax.yaxis.label.set_size(9)
+        if scale == 100.0:
+            ax.set_ylim(bottom=0)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def goal_bars(
+    table: pl.DataFrame, series: str = "population", title: str = "Goals the winners meet"
+) -> Figure:
+    """Share (%) of winners meeting each goal (x axis, ``short``), one bar per ``series`` value, with 95%
+    Wilson intervals."""
+    goals = table["short"].unique(maintain_order=True).to_list()
+    names = table[series].unique(maintain_order=True).to_list()
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.6))
+    width = 0.8 / max(len(names), 1)
+    for i, name in enumerate(names):
+        part = table.filter(pl.col(series) == name)
+        lookup = {r["short"]: r for r in part.iter_rows(named=True)}
+        x = np.arange(len(goals)) + (i - (len(names) - 1) / 2) * width
+        rate = np.array([100 * lookup[g]["rate"] if g in lookup else np.nan for g in goals])
+        low = np.array([100 * lookup[g]["ci_low"] if g in lookup else np.nan for g in goals])
+        high = np.array([100 * lookup[g]["ci_high"] if g in lookup else np.nan for g in goals])
+        ax.bar(
+            x,
+            rate,
+            width=width,
+            yerr=_err(rate, low, high),
+            capsize=2,
+            color=COLORS[i % 10],
+            alpha=0.85,
+            label=_short(str(name), 24),
+        )
+    ax.set_xticks(np.arange(len(goals)), goals)
+    ax.set_ylim(0, 105)
+    _style(ax, title, "goal", "winners meeting it (%)")
+    ax.legend(
+        fontsize=8, ncol=min(len(names), 4), loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False
+    )
+    fig.tight_layout()
+    return fig
+
+
+def effects(table: pl.DataFrame, labels: dict[str, str], title: str = "Effect of the rule") -> Figure:
+    """Forest plot of ``diff`` (value minus baseline) with its 95% interval per metric: proportions in
+    percentage points in one panel, other units (``metric (unit)``) in their own panels; zero marked."""
+    rows = table.to_dicts()
+    units: dict[str, list[dict]] = {}
+    for r in rows:
+        unit = r["metric"].split(" (")[1].rstrip(")") if " (" in r["metric"] else "percentage points"
+        units.setdefault(unit, []).append(r)
+    heights = [0.7 + 0.32 * len(v) for v in units.values()]
+    fig, axes = plt.subplots(
+        len(units),
+        1,
+        figsize=(WIDTH, 0.8 + sum(heights)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    for ax, (unit, part) in zip(axes[:, 0], units.items(), strict=True):
+        scale = 100.0 if unit == "percentage points" else 1.0
+        y = np.arange(len(part))[::-1]
+        d = np.array([r["diff"] for r in part], dtype=float) * scale
+        lo = np.array([r["diff_low"] for r in part], dtype=float) * scale
+        hi = np.array([r["diff_high"] for r in part], dtype=float) * scale
+        significant = np.array([(r["p_value"] or 1.0) < 0.05 for r in part])
+        err = _err(d, lo, hi)
+        for i in range(len(part)):
+            ax.errorbar(
+                d[i],
+                y[i],
+                xerr=err[:, i : i + 1],
+                fmt="o",
+                capsize=4,
+                color=COLORS[3] if significant[i] else COLORS[7],
+            )
+        ax.axvline(0, color="grey", lw=1)
+        names = [labels.get(r["metric"].split(" (")[0], r["metric"]) for r in part]
+        multi = len({(r["players"], r.get("mix")) for r in part}) > 1
+        if multi:
+            names = [f"{r['players']}p: {n}" for r, n in zip(part, names, strict=True)]
+        ax.set_yticks(y, [_short(n, 44) for n in names], fontsize=8)
+        ax.set_ylim(-0.6, len(part) - 0.4)
+        _style(ax, None, f"difference ({unit})", None)
+    axes[0, 0].set_title(title + "  (red: p < 0.05)", fontsize=10)
     fig.tight_layout()
     return fig

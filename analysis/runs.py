@@ -12,6 +12,7 @@ and, for games and seats, ``mix`` (the game's strategies, sorted, joined by " + 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -114,7 +115,8 @@ class Run:
 
 
 def find_runs(paths: Iterable[str | Path]) -> list[Path]:
-    """Run folders under ``paths``: each path is a run folder or holds run folders (one level down)."""
+    """Run folders under ``paths``: each path is a run folder, holds run folders (a study folder), or holds
+    study folders (a results folder of ``skald study --all``)."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -124,6 +126,14 @@ def find_runs(paths: Iterable[str | Path]) -> list[Path]:
             found.append(path)
             continue
         inner = sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.json").is_file())
+        if not inner:  # a folder of study folders (`skald study --all --out results`)
+            inner = sorted(
+                p
+                for sub in sorted(path.iterdir())
+                if sub.is_dir()
+                for p in sub.iterdir()
+                if p.is_dir() and (p / "manifest.json").is_file()
+            )
         if not inner:
             raise SkaldError(
                 f"no runs in {str(path)!r} (expected manifest.json there or in its subfolders, from "
@@ -152,9 +162,13 @@ def _labels(paths: Sequence[Path]) -> list[str]:
 
 @dataclass
 class Runs:
-    """A set of runs read together; frames are lazy and concatenated diagonally (missing columns null)."""
+    """A set of runs read together; frames are lazy and concatenated diagonally (missing columns null).
+
+    ``duplicates`` lists (left out, kept) labels of run folders that hold the same run twice (see
+    ``open_runs``)."""
 
     runs: list[Run] = field(default_factory=list)
+    duplicates: list[tuple[str, str]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.runs)
@@ -234,10 +248,50 @@ class Runs:
         )
 
 
+#: manifest config keys that do not change a run's records (how the work was split, where files were)
+_NOT_RECORDS = ("chunk_size", "chunks", "games_requested", "out")
+
+
+def fingerprint(folder: str | Path, manifest: dict[str, Any]) -> str:
+    """What makes two runs' records the same: the configuration (game, players, games, strategies, seats,
+    seed, every rule, data file hash, decision cap), the Skald version, the totals and the bytes of the
+    games table's parts; not where the files lie.  Runs are deterministic and write byte-identical parts,
+    so two folders with one fingerprint hold the same games."""
+    config = {k: v for k, v in manifest.get("config", {}).items() if k not in _NOT_RECORDS}
+    data = dict(config.get("data") or {})
+    data.pop("file", None)
+    config["data"] = data
+    digest = hashlib.sha1()
+    for part in sorted((Path(folder) / "games").glob("*.parquet")):
+        digest.update(part.name.encode())
+        digest.update(part.read_bytes())
+    key = {
+        "config": config,
+        "skald": manifest.get("versions", {}).get("skald"),
+        "totals": manifest.get("totals"),
+        "games": digest.hexdigest(),
+    }
+    return json.dumps(key, sort_keys=True, default=str)
+
+
 def open_runs(paths: str | Path | Iterable[str | Path]) -> Runs:
-    """Read one or several result folders (run folders, or study folders holding run folders)."""
+    """Read one or several result folders (run folders, or study folders holding run folders).
+
+    A run that appears twice (the same configuration, version and totals in two folders, as when two
+    studies share a run) is read once: its games are the same, and counting them twice would halve
+    every interval's honesty.  The folders left out are listed in ``Runs.duplicates``.
+    """
     if isinstance(paths, (str, Path)):
         paths = [paths]
     folders = find_runs(paths)
     labels = _labels(folders)
-    return Runs([Run(label, path, read_manifest(path)) for label, path in zip(labels, folders, strict=True)])
+    kept: dict[str, Run] = {}
+    duplicates: list[tuple[str, str]] = []
+    for label, path in zip(labels, folders, strict=True):
+        run = Run(label, path, read_manifest(path))
+        key = fingerprint(path, run.manifest)
+        if key in kept:
+            duplicates.append((label, kept[key].label))
+        else:
+            kept[key] = run
+    return Runs(list(kept.values()), duplicates)

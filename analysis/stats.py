@@ -7,8 +7,10 @@ Every function works on plain numbers or numpy arrays so that it can be checked 
 * ``equal_chances_test``: chi-square (Pearson) and G (log-likelihood ratio) tests of summed win
   shares against equal chances for every seat.
 * ``mean_interval``: a mean with its normal-approximation (z) 95% interval.
-* ``two_proportions``: difference of two proportions, Cohen's h and a two-sided z test.
+* ``two_proportions``: difference of two proportions (Newcombe interval), Cohen's h and a z test.
 * ``two_means``: difference of two means, Cohen's d and Welch's t test.
+* ``gap_permutation_test``: does the largest gap between win rates differ between two sets of games?
+* ``rates_independence_test``: do several groups share one win rate (chi-square test of independence)?
 * ``bradley_terry``: Bradley-Terry strengths fitted by Hunter's (2004) MM iterations.
 * ``games_to_halve``: an interval's half-width shrinks as 1/sqrt(n), so halving it takes 4x the games.
 """
@@ -16,6 +18,7 @@ Every function works on plain numbers or numpy arrays so that it can be checked 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -108,17 +111,23 @@ class Comparison:
 
 
 def two_proportions(x_a: float, n_a: float, x_b: float, n_b: float, z: float = Z95) -> Comparison:
-    """Difference ``p_b - p_a`` with a Wald interval, Cohen's h and a pooled two-sided z test."""
+    """Difference ``p_b - p_a`` with Newcombe's hybrid score interval (from the two Wilson intervals;
+    unlike the Wald interval it stays honest near 0 and 1, e.g. 0 of 60 against 0 of 60), Cohen's h
+    and a pooled two-sided z test."""
     if n_a <= 0 or n_b <= 0:
         return Comparison(math.nan, math.nan, math.nan, math.nan, "Cohen's h", math.nan, "two-proportion z")
     pa, pb = x_a / n_a, x_b / n_b
     diff = pb - pa
-    se = math.sqrt(pa * (1 - pa) / n_a + pb * (1 - pb) / n_b)
+    (la, ua), (lb, ub) = (
+        tuple(float(v) for v in wilson_interval(x, n, z)) for x, n in ((x_a, n_a), (x_b, n_b))
+    )
+    low = diff - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
+    high = diff + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
     pooled = (x_a + x_b) / (n_a + n_b)
     se0 = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
     p = float(2 * sps.norm.sf(abs(diff) / se0)) if se0 > 0 else (1.0 if diff == 0 else 0.0)
     h = 2 * math.asin(math.sqrt(min(max(pb, 0.0), 1.0))) - 2 * math.asin(math.sqrt(min(max(pa, 0.0), 1.0)))
-    return Comparison(diff, diff - z * se, diff + z * se, h, "Cohen's h", p, "two-proportion z")
+    return Comparison(diff, low, high, h, "Cohen's h", p, "two-proportion z")
 
 
 def two_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Comparison:
@@ -133,10 +142,58 @@ def two_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Comparison:
     pooled = math.sqrt(((len(a) - 1) * va + (len(b) - 1) * vb) / (len(a) + len(b) - 2))
     d = diff / pooled if pooled > 0 else (0.0 if diff == 0 else math.copysign(math.inf, diff))
     if se > 0:
-        p = float(sps.ttest_ind(b, a, equal_var=False).pvalue)
+        with warnings.catch_warnings():  # nearly identical samples: scipy warns, the p-value is still right
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p = float(sps.ttest_ind(b, a, equal_var=False).pvalue)
     else:
         p = 1.0 if diff == 0 else 0.0
     return Comparison(diff, diff - z * se, diff + z * se, d, "Cohen's d", p, "Welch t")
+
+
+def _gap(rates: np.ndarray) -> np.ndarray:
+    return rates.max(axis=-1) - rates.min(axis=-1)
+
+
+def gap_permutation_test(a: np.ndarray, b: np.ndarray, reps: int = 2000, seed: int = 0) -> float:
+    """Two-sided permutation p-value for the difference in the largest win-rate gap between positions.
+
+    ``a`` and ``b`` are (games x positions) matrices of win shares.  Under the null hypothesis the
+    two sets of games are exchangeable, so the labels are shuffled ``reps`` times and the p-value is
+    (1 + #{|gap_b* - gap_a*| >= |gap_b - gap_a|}) / (1 + reps).  nan when a set is empty or the
+    positions differ.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1] or not len(a) or not len(b):
+        return math.nan
+    observed = abs(float(_gap(b.mean(axis=0)) - _gap(a.mean(axis=0))))
+    pooled = np.vstack([a, b])
+    n, na = len(pooled), len(a)
+    rng = np.random.default_rng(seed)
+    # one row per shuffle: which games fall in the first set (as weights 1/na), the rest in the second
+    order = np.argsort(rng.random((reps, n)), axis=1)
+    in_a = np.zeros((reps, n), dtype=bool)
+    np.put_along_axis(in_a, order[:, :na], True, axis=1)
+    mean_a = (in_a @ pooled) / na
+    mean_b = (~in_a @ pooled) / (n - na)
+    shuffled = np.abs(_gap(mean_b) - _gap(mean_a))
+    return float((1 + np.count_nonzero(shuffled >= observed - 1e-12)) / (1 + reps))
+
+
+def rates_independence_test(wins: Sequence[float], n: Sequence[float]) -> tuple[float, float, int]:
+    """(chi2, p, dof): chi-square test that groups with ``wins`` out of ``n`` share one win rate.
+
+    The 2 x k table of wins and non-wins per group (groups with n = 0 dropped); nan with fewer than
+    two groups or no wins or no losses at all.
+    """
+    w = np.asarray(wins, dtype=float)
+    m = np.asarray(n, dtype=float)
+    keep = m > 0
+    w, m = w[keep], m[keep]
+    if len(w) < 2 or w.sum() <= 0 or (m - w).sum() <= 0:
+        return math.nan, math.nan, max(len(w) - 1, 0)
+    chi2, p, dof, _ = sps.chi2_contingency(np.vstack([w, m - w]), correction=False)
+    return float(chi2), float(p), int(dof)
 
 
 def bradley_terry(wins: np.ndarray, iterations: int = 10_000, tol: float = 1e-10) -> np.ndarray:

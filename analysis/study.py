@@ -29,7 +29,10 @@ Every malformed file gets a one-line ``SkaldError`` naming the file and the key.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -406,6 +409,19 @@ def run_study(
         if on_run is not None:
             on_run(planned_run, i, len(planned))
         target = folder / planned_run.name
+        key = _run_key(planned_run)
+        source = _FINISHED.get(key) if key else None
+        if (
+            source is not None
+            and (source / "manifest.json").is_file()
+            and source.resolve() != target.resolve()
+        ):
+            _copy_run(source, target)
+            if on_skip is not None:
+                on_skip(f"run {planned_run.name} is the same run as {source}: copied, not played again")
+            _FINISHED[key] = target  # type: ignore[index]
+            paths.append(target)
+            continue
         run(
             RunConfig(
                 game=planned_run.game,
@@ -423,6 +439,8 @@ def run_study(
                 progress=progress,
             )
         )
+        if key:
+            _FINISHED[key] = target
         paths.append(target)
     written = None
     if report:
@@ -455,3 +473,47 @@ def _runnable(planned: list[PlannedRun]) -> tuple[list[PlannedRun], list[str]]:
         else:
             keep.append(planned_run)
     return keep, notes
+
+
+#: the runs this process has finished, by what makes their records (``_run_key``): a study that plans a
+#: run another study has already played (``skald study --all``: the Graenaland studies share their
+#: standard runs) copies that folder instead of playing the same games again
+_FINISHED: dict[str, Path] = {}
+
+
+def _run_key(planned: PlannedRun) -> str | None:
+    """Everything that decides a run's records (not its folder or worker count); None when unknown."""
+    try:
+        from sim import rules as rulebook
+        from sim.games import get_game
+
+        game = get_game(planned.game)
+        rules = rulebook.resolve(game, planned.rules)
+        _, sha1 = rulebook.data_identity(game, game.load_data(planned.data), planned.data)
+    except Exception:
+        return None
+    return json.dumps(
+        {
+            "game": planned.game,
+            "players": planned.players,
+            "games": planned.games,
+            "strategies": planned.strategies,
+            "seats": planned.seats,
+            "seed": planned.seed,
+            "rules": rules,
+            "data_sha1": sha1,
+            "max_decisions": planned.max_decisions,
+        },
+        sort_keys=True,
+        default=str,
+    )
+
+
+def _copy_run(source: Path, target: Path) -> None:
+    """Copy a finished run folder to ``target`` (replacing it), through a temporary sibling."""
+    tmp = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(source, tmp)
+    if target.exists():
+        shutil.rmtree(target)
+    tmp.rename(target)

@@ -1,28 +1,57 @@
 """Throughput benchmark: games and decisions per second, per strategy and worker count.
 
-Every seat plays the same strategy; no records are built or written.  Each configuration
-first warms its workers (imports, JIT compilation) with one game each, then plays for a
-fixed time budget (or a fixed number of games) and reports the rates.
+Every seat plays the same strategy.  Each configuration first warms its workers (imports, JIT
+compilation) with one game each, then plays for a fixed time budget (or a fixed number of games)
+and reports the rates.  Three kinds of rows:
+
+* ``throughput``: no records, with 1, 2 and all cores (``JOBS``); ``speedup`` is the rate over the
+  1-worker rate and ``efficiency`` the speedup per worker (1.0: perfect scaling);
+* ``recording``: one worker playing the same chunks with and without records (``simulate_chunk``
+  with a temporary folder or with ``out=None``, chunk by chunk in turn so both see the same load):
+  games/s both ways, ``recording_cost`` (the share of the rate that recording costs, from this
+  process's CPU time so that other load on the machine does not move it; ``recording_cost_wall``
+  from the wall clock) and the Parquet bytes per game, in all and per table.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
+from joblib import delayed, effective_n_jobs
 
+from sim.backends import loky_parallel
 from sim.errors import SkaldError
 from sim.game import Game
-from sim.runner import RunPlan, check_players, load_game, make_plan, play_game, resolve_game
+from sim.runner import (
+    MAX_CHUNK,
+    RunPlan,
+    check_players,
+    load_game,
+    make_plan,
+    play_game,
+    resolve_game,
+    simulate_chunk,
+)
 from sim.seeding import game_seed
+from sim.tables import TABLES
 from strategies.registry import parse_spec
 
 DEFAULT_SECONDS = 5.0
 STRATEGIES: tuple[str, ...] = ("random", "greedy")
-JOBS: tuple[int, ...] = (1, 2)
+
+
+def default_jobs() -> tuple[int, ...]:
+    """1, 2 and all cores (without repeats)."""
+    return tuple(sorted({1, 2, max(1, effective_n_jobs(-1))}))
+
+
+JOBS: tuple[int, ...] = default_jobs()
 
 
 def play_for(
@@ -66,7 +95,7 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
     if jobs == 1:
         results = [play_for(plan, 0, 1, budget, per_worker)]
     else:
-        with Parallel(n_jobs=jobs, backend="loky") as parallel:
+        with loky_parallel(jobs) as parallel:
             results = parallel(delayed(play_for)(plan, w, jobs, budget, per_worker) for w in range(jobs))
     # Workers run side by side: the total rate is the sum of each worker's own rate.
     games_per_s = sum(g / s for g, _, s in results)
@@ -81,6 +110,72 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         "games": sum(g for g, _, _ in results),
         "decisions": sum(d for _, d, _ in results),
         "seconds": round(max(s for _, _, s in results), 3),
+        "kind": "throughput",
+    }
+
+
+def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
+    """Games/s of one worker with and without records, on the same chunks, and Parquet bytes per game.
+
+    Chunks of up to 250 games (the size a large run uses; fewer when the time budget is short) are
+    played once without records and once writing their parts to a temporary folder, in turn, until
+    ``seconds`` pass (half of the budget each way, about) or ``games`` games were played each way.
+    """
+    with tempfile.TemporaryDirectory(prefix="skald-bench-") as tmp:
+        out = Path(tmp)
+        for table in TABLES:
+            (out / table).mkdir()
+        simulate_chunk(plan, 0, 10**9, 10**9 + 1, None)  # warm up: imports, kernels, Arrow, Parquet
+        simulate_chunk(plan, 0, 10**9, 10**9 + 1, out)
+        for item in out.rglob("*.parquet"):
+            item.unlink()
+        if games is not None:
+            chunk = max(1, min(MAX_CHUNK, games))
+        else:  # at least two chunks each way within the budget
+            t0 = time.perf_counter()
+            simulate_chunk(plan, 0, 10**9 + 1, 10**9 + 3, None)
+            per_game = (time.perf_counter() - t0) / 2
+            chunk = max(1, min(MAX_CHUNK, int(seconds / 4 / max(per_game, 1e-6))))
+        bare = recorded = bare_cpu = recorded_cpu = 0.0
+        played = decisions = 0
+        c = 0
+        while True:
+            start = c * chunk
+            stop = start + chunk if games is None else min(start + chunk, games)
+            t0, u0 = time.perf_counter(), time.process_time()
+            simulate_chunk(plan, c, start, stop, None)
+            t1, u1 = time.perf_counter(), time.process_time()
+            summary = simulate_chunk(plan, c, start, stop, out)
+            t2, u2 = time.perf_counter(), time.process_time()
+            bare, bare_cpu = bare + t1 - t0, bare_cpu + u1 - u0
+            recorded, recorded_cpu = recorded + t2 - t1, recorded_cpu + u2 - u1
+            played += stop - start
+            decisions += summary.decisions
+            c += 1
+            if (games is not None and played >= games) or (games is None and bare + recorded >= seconds):
+                break
+        sizes = {table: sum(p.stat().st_size for p in (out / table).glob("*.parquet")) for table in TABLES}
+    rate, rate_bare = played / recorded, played / bare
+    # The cost from this process's CPU time: other programs on the machine do not change it (the
+    # wall-clock rates above do move with them).
+    cost = 1.0 - bare_cpu / recorded_cpu if recorded_cpu > 0 and bare_cpu > 0 else 1.0 - rate / rate_bare
+    return {
+        "game": plan.game_name,
+        "players": plan.players,
+        "strategy": plan.specs[0].text,
+        "jobs": 1,
+        "games_per_s": round(rate, 3),
+        "decisions_per_s": round(decisions / recorded, 1),
+        "games": played,
+        "decisions": decisions,
+        "seconds": round(recorded, 3),
+        "kind": "recording",
+        "games_per_s_without_records": round(rate_bare, 3),
+        "recording_cost": round(cost, 4),
+        "recording_cost_wall": round(1.0 - rate / rate_bare, 4),
+        "parquet_bytes_per_game": round(sum(sizes.values()) / played, 1),
+        "parquet_bytes_per_game_by_table": {t: round(b / played, 1) for t, b in sizes.items()},
+        "chunk_games": chunk,
     }
 
 
@@ -93,11 +188,15 @@ def bench(
     seconds: float = DEFAULT_SECONDS,
     games: int | None = None,
     seed: int = 42,
+    recording: bool = True,
 ) -> Iterator[dict[str, Any]]:
-    """One result row per (strategy, jobs).
+    """Per strategy: one ``throughput`` row per worker count, then one ``recording`` row.
 
-    A strategy that does not play ``game`` gives one row with ``skipped`` (and no rates).
+    Throughput rows carry ``speedup`` and ``efficiency`` against the 1-worker row (when ``jobs``
+    holds 1).  A strategy that does not play ``game`` gives one row with ``skipped`` (and no rates).
     """
+    if any(j < 1 for j in jobs):
+        raise SkaldError(f"worker counts must be at least 1, not {', '.join(str(j) for j in jobs)}")
     if games is not None and games < 1:
         raise SkaldError(f"--games must be at least 1, not {games}")
     if seconds <= 0:
@@ -111,5 +210,15 @@ def bench(
             yield {"game": obj.name, "players": players, "strategy": strategy, "skipped": str(exc)}
             continue
         plan, _ = make_plan(game, players, [strategy], seats="fixed", seed=seed)
+        single: float | None = None
         for n_jobs in jobs:
-            yield measure(plan, n_jobs, seconds, games)
+            row = measure(plan, n_jobs, seconds, games)
+            if n_jobs == 1:
+                single = row["games_per_s"]
+            if single:
+                row["speedup"] = round(row["games_per_s"] / single, 3)
+                row["efficiency"] = round(row["games_per_s"] / single / n_jobs, 3)
+            row["cpus"] = os.cpu_count()
+            yield row
+        if recording:
+            yield measure_recording(plan, seconds, games)

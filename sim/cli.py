@@ -1,4 +1,4 @@
-"""The ``skald`` command line (typer): run, bench, games, strategies, rules, study, report.
+"""The ``skald`` command line (typer): run, replay, bench, games, strategies, rules, study, report.
 
 ``main`` turns user errors (``SkaldError``, bad options, missing arguments, bad numbers)
 into one line on stderr and exit code 2, with no traceback; Ctrl-C exits with 130.
@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import signal
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,6 +41,10 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
+
+
+class Resumable(Exception):
+    """A run interrupted by Ctrl-C or SIGTERM (exit 130); its message says what was kept."""
 
 
 class GameCommand(TyperCommand):
@@ -103,6 +111,35 @@ def run_command(
         typer.Option("--chunk-size", help="Games per Parquet part (default: ceil(games/64), at most 250)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Finish an interrupted run of the same options (plays only the missing chunks)."
+        ),
+    ] = False,
+    on_error: Annotated[
+        str,
+        typer.Option(
+            "--on-error",
+            help="continue: record a game whose strategy fails as errored and go on; stop: fail the run.",
+        ),
+    ] = "continue",
+    backend: Annotated[
+        str | None,
+        typer.Option("--backend", help="loky (worker processes here) or dask (default: loky)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a local Dask cluster."
+        ),
+    ] = None,
+    gather: Annotated[
+        bool,
+        typer.Option(
+            "--gather", help="Workers send their parts back to be written here (no shared filesystem)."
+        ),
+    ] = False,
 ) -> None:
     """Play GAMES games and write games/, seats/, turns/ Parquet parts and manifest.json."""
     from sim import rules as rulebook
@@ -134,10 +171,26 @@ def run_command(
         chunk_size=chunk_size,
         overwrite=overwrite,
         progress=not quiet,
+        on_error=on_error,
+        resume=resume,
+        backend=backend if backend is not None else ("dask" if scheduler is not None else "loky"),
+        scheduler=scheduler,
+        gather=gather,
     )
-    summary = run(config)
-    if not quiet:
+    from sim.resume import RunInterrupted
+
+    try:
+        with _stop_on_sigterm():
+            summary = run(config, on_note=None if quiet else _note)
+    except RunInterrupted as exc:  # typer would turn a KeyboardInterrupt into a bare Exit(130)
+        raise Resumable(str(exc)) from None
+    if not quiet and not summary.already_complete:
         print_summary(summary, out)
+    if summary.errored:
+        _note(
+            f"{summary.errored:,} of {summary.games:,} games errored (kept in the records: games.errored,"
+            f" error, error_seat, error_turn); first: {summary.first_error}"
+        )
 
 
 @app.command("bench", cls=GameCommand)
@@ -150,22 +203,55 @@ def bench_command(
     ] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Time budget per configuration.")] = 5.0,
     seed: Annotated[int, typer.Option("--seed", help="Root seed.")] = 42,
+    jobs: Annotated[
+        str | None,
+        typer.Option("--jobs", "-j", help="Worker counts, comma-separated (default: 1, 2 and all cores)."),
+    ] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option("--strategies", "-s", help="Strategies, comma-separated (default: random,greedy)."),
+    ] = None,
+    recording: Annotated[
+        bool, typer.Option("--recording/--no-recording", help="Also time recording (games/s with records).")
+    ] = True,
 ) -> None:
-    """Games/s and decisions/s for random and greedy in every seat, with 1 and 2 workers."""
-    from sim.bench import bench
+    """Games/s per strategy and worker count, parallel efficiency, and what recording costs."""
+    from sim.bench import JOBS, STRATEGIES, bench
 
     spec = get_game(game)
     n = players if players is not None else _default_players(spec)
-    table = Table(title=f"{game} benchmark, {n} players")
-    for name in ("strategy", "jobs", "games", "decisions", "seconds", "games/s", "decisions/s"):
-        table.add_column(name, justify="left" if name == "strategy" else "right")
-    for row in bench(game, n, seconds=seconds, games=games, seed=seed):
+    counts = JOBS if jobs is None else tuple(_int_list(jobs, "--jobs"))
+    names = STRATEGIES if strategies is None else tuple(x.strip() for x in strategies.split(",") if x.strip())
+    if not names:
+        raise SkaldError("--strategies needs at least one strategy")
+    speed = Table(title=f"{game} throughput, {n} players, no records")
+    for name in ("strategy", "jobs", "games", "decisions", "seconds", "games/s", "decisions/s", "speedup",
+                 "efficiency"):
+        speed.add_column(name, justify="left" if name == "strategy" else "right")
+    cost = Table(title=f"{game} recording, {n} players, 1 worker")
+    for name in ("strategy", "games", "games/s bare", "games/s recorded", "cost", "bytes/game",
+                 "games/seats/turns bytes"):
+        cost.add_column(name, justify="left" if name == "strategy" else "right")
+    rows = bench(game, n, strategies=names, jobs=counts, seconds=seconds, games=games, seed=seed,
+                 recording=recording)
+    for row in rows:
         if "skipped" in row:
             err.print(f"note: skipped strategy {row['strategy']!r}: {row['skipped']}")
         elif as_json:
             print(json.dumps(row), flush=True)
+        elif row.get("kind") == "recording":
+            by_table = row["parquet_bytes_per_game_by_table"]
+            cost.add_row(
+                row["strategy"],
+                f"{row['games']:,}",
+                f"{row['games_per_s_without_records']:,.1f}",
+                f"{row['games_per_s']:,.1f}",
+                f"{row['recording_cost']:.1%}",
+                f"{row['parquet_bytes_per_game']:,.0f}",
+                "/".join(f"{by_table[t]:,.0f}" for t in ("games", "seats", "turns")),
+            )
         else:
-            table.add_row(
+            speed.add_row(
                 row["strategy"],
                 str(row["jobs"]),
                 f"{row['games']:,}",
@@ -173,9 +259,23 @@ def bench_command(
                 f"{row['seconds']:.2f}",
                 f"{row['games_per_s']:,.1f}",
                 f"{row['decisions_per_s']:,.0f}",
+                f"{row['speedup']:.2f}x" if "speedup" in row else "-",
+                f"{row['efficiency']:.0%}" if "efficiency" in row else "-",
             )
     if not as_json:
-        out.print(table)
+        out.print(speed)
+        if recording:
+            out.print(cost)
+
+
+def _int_list(text: str, option: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise SkaldError(f"{option} must be comma-separated whole numbers, not {text!r}") from None
+    if not values:
+        raise SkaldError(f"{option} needs at least one number")
+    return values
 
 
 @app.command("games")
@@ -271,6 +371,7 @@ def study_command(
         _run_all_studies(studies, games, jobs, out_dir, quiet)
         return
     spec = studies.load_file(file) if file is not None else studies.get(str(name))
+    _check_study(spec, games)
     result = studies.run_study(
         spec,
         games=games,
@@ -283,8 +384,62 @@ def study_command(
     print(f"report: {result.report}")
 
 
+def _check_study(spec: Any, games: int | None) -> None:
+    """Validate every run a study would make before it writes anything (a one-line error otherwise).
+
+    Runs whose game lacks one of their rule switches are left to the study, which skips them.
+    """
+    from sim.runner import RunConfig, prepare
+
+    if spec.missing():
+        return  # run_study says which game is missing
+    for planned in spec.plan(games):
+        try:
+            switches = {s.name for s in get_game(planned.game).rule_switches}
+        except SkaldError as exc:
+            raise SkaldError(f"study file {spec.source}: run {planned.name}: {exc}") from None
+        if set(planned.rules) - switches:
+            continue
+        config = RunConfig(
+            game=planned.game,
+            players=planned.players,
+            games=planned.games,
+            strategies=planned.strategies,
+            seats=planned.seats,
+            jobs=1,
+            seed=planned.seed,
+            out=Path("results") / spec.name / planned.name,
+            rules=planned.rules,
+            data=planned.data,
+            max_decisions=planned.max_decisions,
+            progress=False,
+        )
+        try:
+            prepare(config)
+        except SkaldError as exc:
+            raise SkaldError(f"study {spec.source}: run {planned.name}: {exc}") from None
+
+
 def _note(text: str) -> None:
-    print(f"note: {text}", file=sys.stderr, flush=True)
+    print(f"note: {_one_line(text)}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """Treat SIGTERM (``kill``, a batch system) like Ctrl-C during a run: stop, keep it resumable."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _announce(planned: Any, index: int, total: int) -> None:
@@ -356,9 +511,28 @@ def report_command(
 ) -> None:
     """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
     from analysis.report import write_report
+    from analysis.runs import find_runs, read_manifest
+    from sim.tables import check_run_parts
 
+    for folder in find_runs(results):
+        tables = read_manifest(folder).get("tables", {})
+        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
     target = output if output is not None else results[0] / "report.html"
     print(f"report: {write_report(results, target, title=title)}")
+
+
+@app.command("replay")
+def replay_command(
+    results: Annotated[Path, typer.Argument(help="A run folder written by `skald run`.")],
+    game_id: Annotated[int, typer.Option("--game", "-g", help="The game_id of the game to replay.")],
+) -> None:
+    """Re-simulate one game from its stored seed, print it turn by turn and check it against the records.
+
+    Exit code 0 when the replay matches the stored games, seats and turns rows, 1 when it does not.
+    """
+    from sim.replay import replay
+
+    replay(results, game_id, echo=lambda line: print(line, flush=False))
 
 
 def _one_line(text: str) -> str:
@@ -378,10 +552,14 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        result = app(args=argv, prog_name="skald", standalone_mode=False)
+        result = app(args=args, prog_name="skald", standalone_mode=False)
+    except Resumable as exc:
+        again = args if "--resume" in args else [*args, "--resume"]
+        return _fail(f"{exc}; resume with: skald {shlex.join(again)}", 130, exc)
     except SkaldError as exc:
-        return _fail(str(exc), 2, exc)
+        return _fail(str(exc), getattr(exc, "exit_code", 2), exc)
     except NoArgsIsHelpError as exc:
         print(exc.format_message())
         return 0

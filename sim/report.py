@@ -74,6 +74,9 @@ def summary_tables(summary: RunSummary) -> list[Table]:
     totals.add_column("value", justify="right")
     totals.add_row("games", f"{summary.games:,}")
     totals.add_row("truncated", f"{summary.truncated:,}")
+    totals.add_row("errored", f"{summary.errored:,}" + (" (counted as truncated)" if summary.errored else ""))
+    if summary.resumed_chunks:
+        totals.add_row("resumed chunks", f"{summary.resumed_chunks:,} (played before the interruption)")
     totals.add_row("decisions", f"{summary.decisions:,}")
     totals.add_row("games/s", f"{summary.games_per_second:,.1f}")
     totals.add_row("seconds", f"{summary.wall_seconds:,.2f}")

@@ -2,9 +2,11 @@
 
 ``play_game`` is the hot loop (one game); ``simulate_chunk`` plays a contiguous range of
 game indices and writes one Parquet part per table (worker side); ``run`` validates a
-``RunConfig``, fans chunks out with joblib and commits the output folder atomically.
-Chunking depends only on the number of games, never on ``jobs``, so any ``--jobs`` writes
-byte-identical parts.
+``RunConfig``, fans chunks out (``sim.backends``: loky workers or a Dask cluster), logs each
+finished chunk in ``OUT.partial`` (``sim.resume``, so a stopped run can be resumed) and renames
+that folder to ``OUT`` at the end.  Chunking depends only on the number of games, never on
+``jobs`` or the backend, so every way of running writes byte-identical parts.  A game whose
+strategy fails is recorded as errored (``on_error="continue"``) or fails the run (``"stop"``).
 """
 
 from __future__ import annotations
@@ -16,14 +18,12 @@ import os
 import platform
 import shutil
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-
-from joblib import Parallel, delayed, effective_n_jobs
 
 import sim
 from sim import rules as rulebook
@@ -32,7 +32,7 @@ from sim.errors import IllegalChoice, PlayError, SkaldError
 from sim.game import Game, Result
 from sim.games import GAMES
 from sim.seeding import MAX_SEED, game_seed, state_seed, streams
-from sim.tables import TABLES, GameRows, TurnLog, part_name, write_part
+from sim.tables import GameRows, TurnLog, part_bytes, part_name, write_part, write_part_bytes
 from strategies.registry import StrategySpec, parse_spec
 
 MAX_CHUNK = 250
@@ -47,6 +47,43 @@ class GameOutcome:
     decisions: int
     truncated: bool
     result: Result
+
+
+class GameFailure(PlayError):
+    """A strategy raised, or chose an option the game refused, in one game.
+
+    The message names the strategy spec, the seat, the game seed and the turn; the attributes
+    say the same for the records: ``seat``, ``turn`` (decision index of the failing choice),
+    ``strategy`` (spec text), ``seed`` (game seed), ``decisions`` (decisions completed before the
+    failing decision point) and ``result`` (the game's scores when it stopped, or None).
+    """
+
+    seat: int | None = None
+    turn: int = 0
+    strategy: str | None = None
+    seed: int = 0
+    decisions: int = 0
+    result: Result | None = None
+
+
+def _failure(
+    message: str,
+    game: Game,
+    state: Any,
+    strategies: Sequence[StrategySpec],
+    seat: int | None,
+    turn: int,
+    seed: int,
+    decisions: int,
+) -> GameFailure:
+    exc = GameFailure(message)
+    exc.seat, exc.turn, exc.seed, exc.decisions = seat, turn, seed, decisions
+    exc.strategy = strategies[seat].text if seat is not None else None
+    try:  # the scores when it stopped; a half-applied state may not score
+        exc.result = game.result(state)
+    except Exception:
+        exc.result = None
+    return exc
 
 
 def play_game(
@@ -66,6 +103,10 @@ def play_game(
     stops (truncated) once ``max_decisions`` decisions were made (checked between decision
     points, so k simultaneous movers may pass the cap by up to k - 1).  With ``turns`` given,
     one row per decision is appended to it (``turns.tag`` is left to the caller).
+
+    A strategy that raises, or whose choice the game cannot record or apply, raises
+    ``GameFailure`` (a ``PlayError``); the rows of the failing decision point are then left
+    half-logged in ``turns`` (``turns.trim`` drops them).
     """
     seq, rngs = streams(seed, n_players)
     state = game.new_state(n_players, rules, data, state_seed(seq))
@@ -81,7 +122,7 @@ def play_game(
     if log:
         record, scores = game.record, game.scores
         add_turn, add_seat, add_kind = turns.turn.append, turns.seat.append, turns.kind.append
-        add_fields, add_scores = turns.fields.append, turns.scores.append
+        add_fields, add_scores = turns.flat_fields.extend, turns.flat_scores.extend
     decisions = 0
     truncated = False
     while not is_terminal(state):
@@ -98,21 +139,30 @@ def play_game(
                 choices[seat] = players[seat].choose(seen, options)
             except Exception as exc:
                 turn = decisions + len(choices)
-                raise PlayError(
+                raise _failure(
                     f"strategy {strategies[seat].text!r} at seat {seat} raised {type(exc).__name__}: {exc}"
-                    f" (game seed {seed}, turn {turn})"
+                    f" (game seed {seed}, turn {turn})",
+                    game, state, strategies, seat, turn, seed, decisions,
                 ) from exc
         if log:
-            for seat, choice in choices.items():
-                kind, fields = record(state, seat, choice)
-                add_kind(kind)
-                add_fields(fields)
+            try:
+                for seat, choice in choices.items():
+                    kind, fields = record(state, seat, choice)
+                    add_kind(kind)
+                    add_fields(fields)
+            except Exception as exc:
+                turn = decisions + list(movers).index(seat)
+                raise _failure(
+                    f"strategy {strategies[seat].text!r} at seat {seat} chose an option the game cannot read"
+                    f" (game seed {seed}, turn {turn}): {type(exc).__name__}: {exc}",
+                    game, state, strategies, seat, turn, seed, decisions,
+                ) from exc
         try:
             apply(state, choices)
-        except IllegalChoice as exc:
-            raise _illegal(exc, movers, strategies, seed, decisions) from exc
+        except Exception as exc:
+            raise _refused(exc, game, state, movers, strategies, seed, decisions) from exc
         if log:
-            after = tuple(scores(state))
+            after = scores(state)
             for seat in movers:
                 add_turn(decisions)
                 add_seat(seat)
@@ -123,20 +173,37 @@ def play_game(
     return GameOutcome(seed=seed, decisions=decisions, truncated=truncated, result=game.result(state))
 
 
-def _illegal(
-    exc: IllegalChoice, movers: Sequence[int], strategies: Sequence[StrategySpec], seed: int, first_turn: int
-) -> PlayError:
-    seat = exc.seat if exc.seat is not None else (movers[0] if len(movers) == 1 else None)
+def _refused(
+    exc: Exception,
+    game: Game,
+    state: Any,
+    movers: Sequence[int],
+    strategies: Sequence[StrategySpec],
+    seed: int,
+    first_turn: int,
+) -> GameFailure:
+    """The ``GameFailure`` for a choice that ``Game.apply`` refused (``IllegalChoice``) or choked on."""
+    seat = exc.seat if isinstance(exc, IllegalChoice) else None
+    if seat is None and len(movers) == 1:
+        seat = movers[0]
     if seat is not None:
         turn = first_turn + list(movers).index(seat) if seat in movers else first_turn
         who = f"strategy {strategies[seat].text!r} at seat {seat}"
     else:
         turn = first_turn
         who = "one of " + ", ".join(f"strategy {strategies[s].text!r} at seat {s}" for s in movers)
-    return PlayError(f"illegal choice by {who} (game seed {seed}, turn {turn}): {exc}")
+    if isinstance(exc, IllegalChoice):
+        message = f"illegal choice by {who} (game seed {seed}, turn {turn}): {exc}"
+    else:
+        message = f"the game could not apply the choice of {who} (game seed {seed}, turn {turn}): " \
+                  f"{type(exc).__name__}: {exc}"
+    return _failure(message, game, state, strategies, seat, turn, seed, first_turn)
 
 
 # --------------------------------------------------------------------------- plans and chunks
+
+
+ON_ERROR: tuple[str, ...] = ("continue", "stop")
 
 
 @dataclass(frozen=True)
@@ -155,20 +222,34 @@ class RunPlan:
     rules_hash: str
     action_fields: tuple[str, ...]
     part_fields: tuple[str, ...]
+    on_error: str = "continue"  # continue: record a failed game as errored; stop: raise GameFailure
 
 
 @dataclass
 class ChunkSummary:
-    """What a chunk reports back: counts and win shares, never the records."""
+    """What a chunk reports back: counts and win shares, never the records (unless gathered)."""
 
     chunk: int
     games: int = 0
     decisions: int = 0
-    truncated: int = 0
+    truncated: int = 0  # games cut short, errored ones included (like the games table's column)
+    errored: int = 0
     turns: int = 0
     share_by_index: list[float] = field(default_factory=list)  # summed win share per strategy index
     share_by_seat: list[float] = field(default_factory=list)  # summed win share per seat
     seconds: float = 0.0
+    first_error: str | None = None  # message of the chunk's first errored game
+    parts: dict[str, bytes] | None = None  # the Parquet parts' bytes, when the caller writes them
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary without the parts, as a JSON object (the resume log's line)."""
+        doc = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "parts"}
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> ChunkSummary:
+        known = {k: doc[k] for k in cls.__dataclass_fields__ if k in doc and k != "parts"}
+        return cls(**known)
 
 
 @lru_cache(maxsize=8)
@@ -181,52 +262,113 @@ def resolve_game(ref: str | Game) -> Game:
     return _import_game(ref) if isinstance(ref, str) else ref
 
 
-def simulate_chunk(plan: RunPlan, chunk: int, start: int, stop: int, out: Path | None) -> ChunkSummary:
+def simulate_chunk(
+    plan: RunPlan, chunk: int, start: int, stop: int, out: Path | None, gather: bool = False
+) -> ChunkSummary:
     """Play global games ``start..stop-1`` and write ``out/<table>/part-<chunk>.parquet`` for each table.
 
-    With ``out`` None nothing is recorded or written (benchmarks).
+    With ``out`` None nothing is recorded or written (benchmarks).  With ``gather`` the parts are
+    not written but returned as bytes in ``summary.parts`` (the same bytes), for a caller that
+    writes them itself (a cluster without a shared filesystem).  A game whose strategy fails is
+    recorded as errored (``plan.on_error == "continue"``) or raises ``GameFailure`` (``"stop"``).
     """
     t0 = time.perf_counter()
     game = resolve_game(plan.game_ref)
     n = plan.players
     summary = ChunkSummary(chunk=chunk, share_by_index=[0.0] * n, share_by_seat=[0.0] * n)
-    turns = TurnLog() if out is not None else None
-    rows = GameRows(plan.part_fields) if out is not None else None
+    recording = out is not None or gather
+    turns = TurnLog() if recording else None
+    rows = GameRows(plan.part_fields) if recording else None
     texts = [spec.text for spec in plan.specs]
     for game_id in range(start, stop):
-        base, order = seating.assign(plan.seats, n, plan.seed, game_id)
-        seed = game_seed(plan.seed, base)
-        specs = [plan.specs[i] for i in order]
-        outcome = play_game(game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns)
+        played = play_indexed(plan, game, game_id, turns, rows, texts)
         summary.games += 1
-        summary.decisions += outcome.decisions
-        summary.truncated += outcome.truncated
-        if rows is not None and turns is not None:
-            turns.tag(game_id)
-            shares = rows.add(
-                game_id=game_id,
-                base_game=base,
-                game_seed=seed,
-                rules_hash=plan.rules_hash,
-                decisions=outcome.decisions,
-                truncated=outcome.truncated,
-                result=outcome.result,
-                strategy_index=order,
-                strategy_text=[texts[i] for i in order],
-            )
-        else:
-            shares = _shares(outcome, n)
-        for seat, share in enumerate(shares):
+        summary.decisions += played.outcome.decisions
+        summary.truncated += played.outcome.truncated
+        if played.failure is not None:
+            summary.errored += 1
+            if summary.first_error is None:
+                summary.first_error = f"game {game_id}: {played.failure}"
+        for seat, share in enumerate(played.shares):
             summary.share_by_seat[seat] += share
-            summary.share_by_index[order[seat]] += share
-    if out is not None and rows is not None and turns is not None:
+            summary.share_by_index[played.order[seat]] += share
+    if rows is not None and turns is not None:
         summary.turns = len(turns)
         name = part_name(chunk)
-        write_part(rows.games_table(), out / "games" / name)
-        write_part(rows.seats_table(), out / "seats" / name)
-        write_part(turns.table(plan.action_fields, n), out / "turns" / name)
+        tables = {
+            "games": rows.games_table(),
+            "seats": rows.seats_table(),
+            "turns": turns.table(plan.action_fields, n),
+        }
+        if gather:
+            summary.parts = {table: part_bytes(data) for table, data in tables.items()}
+        else:
+            assert out is not None
+            for table, data in tables.items():
+                write_part(data, out / table / name)
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+@dataclass
+class Played:
+    """One game of a run as ``play_indexed`` played it."""
+
+    game_id: int
+    base: int
+    order: tuple[int, ...]  # strategy index per seat
+    outcome: GameOutcome
+    failure: GameFailure | None
+    shares: list[float]
+
+
+def play_indexed(
+    plan: RunPlan,
+    game: Game,
+    game_id: int,
+    turns: TurnLog | None,
+    rows: GameRows | None,
+    texts: Sequence[str],
+) -> Played:
+    """Play global game ``game_id`` of ``plan`` (its seats and seed from the game index) and add its
+    rows to ``turns`` and ``rows`` when given.
+
+    A failing strategy gives an errored game (``failure`` set) under ``on_error == "continue"``
+    and raises ``GameFailure`` under ``"stop"``.
+    """
+    n = plan.players
+    base, order = seating.assign(plan.seats, n, plan.seed, game_id)
+    seed = game_seed(plan.seed, base)
+    specs = [plan.specs[i] for i in order]
+    failure: GameFailure | None = None
+    try:
+        outcome = play_game(game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns)
+    except GameFailure as exc:
+        if plan.on_error != "continue":
+            raise
+        failure = exc
+        outcome = GameOutcome(seed=seed, decisions=exc.decisions, truncated=True, result=exc.result)
+        if turns is not None:
+            turns.trim(len(plan.action_fields), n)
+    if rows is not None and turns is not None:
+        turns.tag(game_id)
+        shares = rows.add(
+            game_id=game_id,
+            base_game=base,
+            game_seed=seed,
+            rules_hash=plan.rules_hash,
+            decisions=outcome.decisions,
+            truncated=outcome.truncated,
+            result=outcome.result,
+            strategy_index=order,
+            strategy_text=[texts[i] for i in order],
+            error=None if failure is None else str(failure),
+            error_seat=None if failure is None else failure.seat,
+            error_turn=None if failure is None else failure.turn,
+        )
+    else:
+        shares = [0.0] * n if failure is not None else _shares(outcome, n)
+    return Played(game_id, base, order, outcome, failure, shares)
 
 
 def _shares(outcome: GameOutcome, n: int) -> list[float]:
@@ -265,6 +407,13 @@ class RunConfig:
     chunk_size: int | None = None
     overwrite: bool = False
     progress: bool = True
+    #: continue: a game whose strategy fails is recorded as errored; stop: the run fails
+    on_error: str = "continue"
+    #: take up the finished chunks of an interrupted run of the same configuration (OUT.partial)
+    resume: bool = False
+    backend: str = "loky"  # loky | dask (see sim.backends)
+    scheduler: str | None = None  # Dask scheduler address; None: a local cluster (dask backend)
+    gather: bool = False  # workers send their parts back and this process writes them
 
 
 @dataclass
@@ -284,6 +433,10 @@ class RunSummary:
     strategies: list[dict[str, Any]]  # strategy, seat_games, wins, win_rate
     seats: list[dict[str, Any]]  # seat, games, wins, win_rate
     manifest: dict[str, Any]
+    errored: int = 0  # games whose strategy failed (counted in truncated too)
+    first_error: str | None = None
+    resumed_chunks: int = 0  # chunks taken from an earlier, interrupted attempt
+    already_complete: bool = False  # --resume found OUT finished: nothing was played
 
 
 def load_game(game: str | Game) -> tuple[Game, str | Game]:
@@ -327,6 +480,7 @@ def make_plan(
     rules: dict[str, Any] | None = None,
     data: str | Path | None = None,
     max_decisions: int | None = None,
+    on_error: str = "continue",
 ) -> tuple[RunPlan, dict[str, Any]]:
     """Validate a run's inputs; return the plan and the data file used.
 
@@ -345,7 +499,9 @@ def make_plan(
     resolved = rulebook.resolve(obj, rules or {})
     if data is not None and not Path(data).is_file():
         raise SkaldError(f"data file {str(data)!r} not found (give a readable component data file)")
-    loaded = obj.load_data(None if data is None else str(data))
+    if on_error not in ON_ERROR:
+        raise SkaldError(f"unknown --on-error {on_error!r} (allowed: {', '.join(ON_ERROR)})")
+    loaded = _load_data(obj, data)
     data_path, data_sha1 = rulebook.data_identity(obj, loaded, data)
     plan = RunPlan(
         game_ref=ref,
@@ -360,9 +516,27 @@ def make_plan(
         rules_hash=rulebook.rules_hash(obj.name, resolved, data_sha1),
         action_fields=tuple(obj.action_fields),
         part_fields=tuple(obj.part_fields),
+        on_error=on_error,
     )
     given = None if data is None else str(data)
     return plan, {"path": given, "file": data_path, "sha1": data_sha1}
+
+
+def _load_data(game: Game, data: str | Path | None) -> Any:
+    """``game.load_data``; a user's file that trips the loader in any way is a one-line ``SkaldError``."""
+    if data is None:
+        return game.load_data(None)
+    try:
+        return game.load_data(str(data))
+    except SkaldError:
+        raise
+    except RecursionError:
+        raise SkaldError(f"data file {str(data)!r} is malformed: nested too deeply") from None
+    except Exception as exc:
+        detail = " ".join(str(exc).split())
+        raise SkaldError(
+            f"data file {str(data)!r} is malformed: {type(exc).__name__}: {detail}"[:400]
+        ) from None
 
 
 def default_out(game: str, players: int, games: int, seed: int) -> Path:
@@ -384,19 +558,47 @@ def check_out(out: Path, overwrite: bool) -> None:
 # --------------------------------------------------------------------------- the run
 
 
-def run(config: RunConfig, on_chunk: Callable[[ChunkSummary], None] | None = None) -> RunSummary:
-    """Validate ``config``, play every game in parallel chunks and commit the output folder.
+@dataclass
+class Prepared:
+    """A validated run: its plan, where it goes and how it is cut into chunks (nothing written yet)."""
 
-    Nothing is written before validation passes, and on any failure the temporary folder
-    is removed, so ``out`` either holds a complete run or is left as it was.
-    """
-    t_start = time.perf_counter()
+    plan: RunPlan
+    data_info: dict[str, Any]
+    games: int
+    out: Path
+    chunk_size: int
+    chunks: list[tuple[int, int, int]]
+
+    def identity(self) -> dict[str, Any]:
+        """What determines the records: a resumed run must match it exactly."""
+        plan = self.plan
+        return {
+            "game": plan.game_name,
+            "players": plan.players,
+            "games": self.games,
+            "strategies": [spec.text for spec in plan.specs],
+            "seats": plan.seats,
+            "seed": plan.seed,
+            "rules": plan.rules,
+            "rules_hash": plan.rules_hash,
+            "max_decisions": plan.max_decisions,
+            "chunk_size": self.chunk_size,
+            "on_error": plan.on_error,
+            "skald": sim.__version__,
+        }
+
+
+def prepare(config: RunConfig) -> Prepared:
+    """Validate ``config`` (a ``SkaldError`` for anything wrong); write nothing."""
     if config.games < 1:
         raise SkaldError(f"--games must be at least 1, not {config.games}")
     if config.jobs == 0:
         raise SkaldError("--jobs must not be 0 (use N >= 1 workers, or -1 for all cores)")
     if config.chunk_size is not None and config.chunk_size < 1:
         raise SkaldError(f"--chunk-size must be at least 1, not {config.chunk_size}")
+    from sim.backends import check_backend
+
+    check_backend(config.backend, config.scheduler)
     plan, data_info = make_plan(
         config.game,
         config.players,
@@ -406,6 +608,7 @@ def run(config: RunConfig, on_chunk: Callable[[ChunkSummary], None] | None = Non
         rules=config.rules,
         data=config.data,
         max_decisions=config.max_decisions,
+        on_error=config.on_error,
     )
     games = seating.round_games(plan.seats, plan.players, config.games)
     out = (
@@ -413,69 +616,252 @@ def run(config: RunConfig, on_chunk: Callable[[ChunkSummary], None] | None = Non
         if config.out is not None
         else default_out(plan.game_name, plan.players, games, plan.seed)
     )
-    check_out(out, config.overwrite)
+    if out.name in ("", ".", ".."):
+        raise SkaldError(f"--out {str(out)!r} does not name a folder (give a folder name, e.g. results/run1)")
     chunk_size = config.chunk_size or default_chunk_size(games)
-    chunks = chunk_ranges(games, chunk_size)
-    workers = min(effective_n_jobs(config.jobs), len(chunks))
+    return Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
 
+
+def run(
+    config: RunConfig,
+    on_chunk: Callable[[ChunkSummary], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> RunSummary:
+    """Validate ``config``, play every game in parallel chunks and commit the output folder.
+
+    Nothing is written before validation passes.  The run works in ``OUT.partial`` (see
+    ``sim.resume``) and renames it to ``OUT`` when every chunk is done.  If it stops early:
+
+    * interrupted (Ctrl-C, SIGTERM: ``RunInterrupted``) or stopped by an unexpected error (a lost
+      worker, a full disk: ``RunStopped``): ``OUT.partial`` is kept, and ``resume=True`` with the
+      same configuration plays only the chunks it lacks;
+    * a game error with ``on_error="stop"`` (``PlayError``) or any other ``SkaldError``:
+      ``OUT.partial`` is removed, so ``out`` is left as it was.
+
+    ``on_note`` receives one-line notes (resuming, parts played again).
+    """
+    from sim.resume import RunInterrupted, RunStopped, Workspace, partial_path
+
+    t_start = time.perf_counter()
+    note = on_note or (lambda text: None)
+    prep = prepare(config)
+    plan, out, chunks = prep.plan, prep.out, prep.chunks
+    identity = prep.identity()
+    if config.resume:
+        finished = _finished_run(prep, identity)
+        if finished is not None:
+            note(f"{str(out)!r} is already complete: nothing to resume")
+            return finished
+    check_out(out, config.overwrite)
+
+    partial = partial_path(out)
+    workspace = Workspace(partial)
     created = _missing_ancestor(out.parent)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.parent / f"{out.name}.partial-{os.getpid()}"
+    kept: dict[int, ChunkSummary] = {}
+    if partial.exists() and not partial.is_dir():
+        raise SkaldError(f"{str(partial)!r} exists and is not a folder (remove it, or choose another --out)")
+    if partial.is_dir():
+        workspace.lock()  # refuses a folder another live run is writing
+        try:
+            if config.resume:
+                workspace.check_identity(identity)
+                logged, notes = workspace.verify(chunks, plan.players, plan.action_fields, plan.part_fields)
+                kept = {c: ChunkSummary.from_json(doc) for c, doc in logged.items()}
+                for text in notes:
+                    note(text)
+                note(
+                    f"resuming {str(partial)!r}: {len(kept)} of {len(chunks)} chunks done"
+                    f" ({sum(s.games for s in kept.values()):,} of {prep.games:,} games)"
+                )
+            elif config.overwrite:
+                workspace.remove()
+                workspace = Workspace(partial)
+            else:
+                done = len(workspace.logged())
+                raise SkaldError(
+                    f"an interrupted run left {str(partial)!r} ({done} of {len(chunks)} chunks done):"
+                    " pass --resume to finish it, or --overwrite to start over"
+                )
+        except BaseException:
+            workspace.release()
+            raise
+    elif config.resume:
+        note(f"nothing to resume at {str(partial)!r}: starting the run")
+    resumed = partial.is_dir()  # an earlier attempt's chunks are in it: never delete them
+    if not resumed:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            workspace.create(identity)
+        except OSError as exc:
+            workspace.remove()
+            _remove_empty(out.parent, created)
+            raise SkaldError(f"cannot create {str(partial)!r}: {exc.strerror or exc}") from None
+
+    todo = [c for c in chunks if c[0] not in kept]
     try:
-        if partial.exists():
-            shutil.rmtree(partial)
-        for table in TABLES:
-            (partial / table).mkdir(parents=True)
-        summaries = _play_chunks(plan, chunks, partial, config.jobs, games, config.progress, on_chunk)
-        wall = time.perf_counter() - t_start
-        summary = _summarize(plan, games, config.games, summaries, wall, out)
-        summary.manifest = _manifest(
-            plan, config, games, chunk_size, chunks, data_info, summary, summaries, workers
+        summaries = list(kept.values())
+        workers = _play_chunks(
+            plan, todo, partial, config, prep.games, sum(s.games for s in kept.values()), summaries,
+            workspace, on_chunk,
         )
+        summaries.sort(key=lambda s: s.chunk)
+        wall = time.perf_counter() - t_start
+        played = sum(s.games for s in summaries) - sum(s.games for s in kept.values())
+        summary = _summarize(plan, prep.games, config.games, summaries, wall, out, played)
+        summary.resumed_chunks = len(kept)
+        summary.manifest = _manifest(plan, config, prep, summary, summaries, workers)
         _write_json(summary.manifest, partial / "manifest.json")
+        workspace.finish()
         _commit(partial, out)
+        workspace.release()
+    except SkaldError as exc:
+        if not resumed:
+            workspace.remove()
+            _remove_empty(out.parent, created)
+            raise
+        workspace.release()
+        kept_note = type(exc)(f"{exc}; the chunks finished before are still in {str(partial)!r}")
+        kept_note.__dict__.update(exc.__dict__)
+        raise kept_note from exc
+    except KeyboardInterrupt:
+        workspace.release()
+        done = workspace.logged()
+        games_done = sum(int(d.get("games", 0)) for d in done.values())
+        raise RunInterrupted(
+            f"interrupted after {len(done)} of {len(chunks)} chunks ({games_done:,} of {prep.games:,} games);"
+            f" the finished chunks are kept in {str(partial)!r}",
+            partial,
+        ) from None
+    except Exception as exc:
+        workspace.release()
+        detail = " ".join(str(exc).split()) or "no message"
+        raise RunStopped(
+            f"the run stopped: {type(exc).__name__}: {detail}"[:600]
+            + f"; the finished chunks are kept in {str(partial)!r}: fix the cause and rerun with --resume"
+        ) from exc
     except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        _remove_empty(out.parent, created)
+        workspace.release()
         raise
     return summary
 
 
+def _finished_run(prep: Prepared, identity: dict[str, Any]) -> RunSummary | None:
+    """For ``--resume``: the summary of ``OUT`` when it already holds this very run, else None."""
+    path = prep.out / "manifest.json"
+    if not path.is_file():
+        return None
+    try:
+        manifest = json.loads(path.read_text())
+        config = manifest["config"]
+        totals = manifest["totals"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    stored = {
+        "game": config.get("game"),
+        "players": config.get("players"),
+        "games": config.get("games"),
+        "strategies": config.get("strategies"),
+        "seats": config.get("seats"),
+        "seed": config.get("seed"),
+        "rules": config.get("rules"),
+        "rules_hash": config.get("rules_hash"),
+        "max_decisions": config.get("max_decisions"),
+        "chunk_size": config.get("chunk_size"),
+        "on_error": config.get("on_error", "stop"),
+        "skald": manifest.get("versions", {}).get("skald"),
+    }
+    if stored != identity:
+        return None
+    plan, games = prep.plan, prep.games
+    texts = [spec.text for spec in plan.specs]
+    rates = totals.get("win_share_by_strategy", {})
+    strategies = []
+    for text in dict.fromkeys(texts):
+        seat_games = games * texts.count(text)
+        rate = float(rates.get(text, 0.0))
+        strategies.append(
+            {"strategy": text, "seat_games": seat_games, "wins": rate * seat_games, "win_rate": rate}
+        )
+    seat_rates = totals.get("win_share_by_seat", [0.0] * plan.players)
+    seats = [
+        {"seat": s, "games": games, "wins": float(seat_rates[s]) * games, "win_rate": float(seat_rates[s])}
+        for s in range(plan.players)
+    ]
+    return RunSummary(
+        out=prep.out,
+        game=plan.game_name,
+        players=plan.players,
+        games=games,
+        games_requested=int(config.get("games_requested", games)),
+        decisions=int(totals.get("decisions", 0)),
+        truncated=int(totals.get("truncated", 0)),
+        turns=int(totals.get("turns", 0)),
+        wall_seconds=0.0,
+        games_per_second=float(manifest.get("games_per_second", 0.0)),
+        strategies=strategies,
+        seats=seats,
+        manifest=manifest,
+        errored=int(totals.get("errored", 0)),
+        already_complete=True,
+    )
+
+
 def _play_chunks(
     plan: RunPlan,
-    chunks: list[tuple[int, int, int]],
+    todo: list[tuple[int, int, int]],
     partial: Path,
-    jobs: int,
+    config: RunConfig,
     games: int,
-    progress: bool,
+    games_done: int,
+    results: list[ChunkSummary],
+    workspace: Any,
     on_chunk: Callable[[ChunkSummary], None] | None,
-) -> list[ChunkSummary]:
+) -> dict[str, Any]:
+    """Play the chunks in ``todo``, logging each one as it finishes; return how they were run."""
+    from joblib import delayed
+
+    from sim.backends import pool
     from sim.report import progress_bar
 
-    results: list[ChunkSummary] = []
-    with progress_bar(games, enabled=progress, label=f"{plan.game_name} {plan.players}p") as advance:
-        if effective_n_jobs(jobs) == 1 or len(chunks) == 1:
-            stream: Generator[ChunkSummary, None, None] = (
-                simulate_chunk(plan, c, a, b, partial) for c, a, b in chunks
-            )
-        else:
-            parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-            stream = parallel(delayed(simulate_chunk)(plan, c, a, b, partial) for c, a, b in chunks)
-        try:
-            for summary in stream:
-                results.append(summary)
-                advance(summary.games)
-                if on_chunk is not None:
-                    on_chunk(summary)
-        finally:
-            stream.close()  # on failure: joblib cancels the chunks not yet started
-    results.sort(key=lambda s: s.chunk)
-    return results
+    target = partial.resolve()
+    gather = config.gather
+    with progress_bar(games, enabled=config.progress, label=f"{plan.game_name} {plan.players}p") as advance:
+        if games_done:
+            advance(games_done)
+        if not todo:
+            return {"backend": config.backend, "workers": 0, "scheduler": config.scheduler}
+        with pool(config.backend, config.jobs, len(todo), config.scheduler) as workers:
+            where = None if gather else target
+            tasks = (delayed(simulate_chunk)(plan, c, a, b, where, gather) for c, a, b in todo)
+            stream = workers.map(tasks)
+            try:
+                for summary in stream:
+                    if summary.parts is not None:
+                        for table, data in summary.parts.items():
+                            write_part_bytes(data, target / table / part_name(summary.chunk))
+                        summary.parts = None
+                    workspace.log(summary.to_json())
+                    results.append(summary)
+                    advance(summary.games)
+                    if on_chunk is not None:
+                        on_chunk(summary)
+            finally:
+                close = getattr(stream, "close", None)
+                if close is not None:
+                    close()  # on failure: joblib cancels the chunks not yet started
+            return workers.describe()
 
 
 def _summarize(
-    plan: RunPlan, games: int, requested: int, summaries: list[ChunkSummary], wall: float, out: Path
+    plan: RunPlan,
+    games: int,
+    requested: int,
+    summaries: list[ChunkSummary],
+    wall: float,
+    out: Path,
+    played: int | None = None,
 ) -> RunSummary:
+    """Totals and win shares over ``summaries``; ``played``: games played by this attempt (for games/s)."""
     n = plan.players
     by_index = [sum(s.share_by_index[i] for s in summaries) for i in range(n)]
     by_seat = [sum(s.share_by_seat[i] for s in summaries) for i in range(n)]
@@ -492,6 +878,7 @@ def _summarize(
         {"seat": s, "games": games, "wins": by_seat[s], "win_rate": by_seat[s] / games} for s in range(n)
     ]
     decisions = sum(s.decisions for s in summaries)
+    played = games if played is None else played
     return RunSummary(
         out=out,
         game=plan.game_name,
@@ -502,10 +889,12 @@ def _summarize(
         truncated=sum(s.truncated for s in summaries),
         turns=sum(s.turns for s in summaries),
         wall_seconds=wall,
-        games_per_second=games / wall if wall > 0 else float("inf"),
+        games_per_second=played / wall if wall > 0 else float("inf"),
         strategies=strategies,
         seats=seat_rows,
         manifest={},
+        errored=sum(s.errored for s in summaries),
+        first_error=next((s.first_error for s in summaries if s.first_error), None),
     )
 
 
@@ -523,30 +912,28 @@ def versions() -> dict[str, str]:
 def _manifest(
     plan: RunPlan,
     config: RunConfig,
-    games: int,
-    chunk_size: int,
-    chunks: list[tuple[int, int, int]],
-    data_info: dict[str, Any],
+    prep: Prepared,
     summary: RunSummary,
     summaries: list[ChunkSummary],
-    workers: int,
+    execution: dict[str, Any],
 ) -> dict[str, Any]:
     return {
         "format": 1,
         "config": {
             "game": plan.game_name,
             "players": plan.players,
-            "games": games,
+            "games": prep.games,
             "games_requested": config.games,
             "strategies": [spec.text for spec in plan.specs],
             "seats": plan.seats,
             "seed": plan.seed,
             "rules": plan.rules,
             "rules_hash": plan.rules_hash,
-            "data": data_info,
+            "data": prep.data_info,
             "max_decisions": plan.max_decisions,
-            "chunk_size": chunk_size,
-            "chunks": [list(c) for c in chunks],
+            "on_error": plan.on_error,
+            "chunk_size": prep.chunk_size,
+            "chunks": [list(c) for c in prep.chunks],
         },
         "tables": {
             "games": "one row per game",
@@ -556,7 +943,12 @@ def _manifest(
             "part_fields": list(plan.part_fields),
         },
         "versions": versions(),
-        "execution": {"jobs": config.jobs, "workers": workers, "cpus": os.cpu_count()},
+        "execution": {
+            "jobs": config.jobs,
+            **execution,
+            "cpus": os.cpu_count(),
+            "resumed_chunks": summary.resumed_chunks,
+        },
         "timings": {
             "wall_seconds": round(summary.wall_seconds, 6),
             "worker_seconds": round(sum(s.seconds for s in summaries), 6),
@@ -566,6 +958,7 @@ def _manifest(
             "games": summary.games,
             "decisions": summary.decisions,
             "truncated": summary.truncated,
+            "errored": summary.errored,
             "turns": summary.turns,
             "win_share_by_strategy": {row["strategy"]: row["win_rate"] for row in summary.strategies},
             "win_share_by_seat": [row["win_rate"] for row in summary.seats],

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +17,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.errors import SkaldError
 from sim.game import Result
 
 TABLES: tuple[str, ...] = ("games", "seats", "turns")
 COMPRESSION = "zstd"
+
+#: the games table's error columns: null (and ``errored`` false) for every game that did not error
+ERROR_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("errored", pa.bool_()),
+    ("error", pa.string()),
+    ("error_seat", pa.int64()),
+    ("error_turn", pa.int64()),
+    ("error_strategy", pa.string()),
+)
 
 
 def games_schema() -> pa.Schema:
@@ -38,6 +47,7 @@ def games_schema() -> pa.Schema:
             ("winner", pa.int64()),
             ("winners", pa.list_(pa.int64())),
             ("winner_strategy", pa.string()),
+            *ERROR_COLUMNS,
         ]
     )
 
@@ -77,49 +87,77 @@ def turns_schema(action_fields: Sequence[str]) -> pa.Schema:
 class TurnLog:
     """Column buffers for the ``turns`` table, appended to by ``runner.play_game``.
 
-    ``fields`` holds each decision's action-field tuple and ``scores`` the tuple of every
-    seat's score after the decision (shared by the movers of one decision point).
+    Action fields and scores are kept flat (``flat_fields``: each decision's action fields
+    one after the other; ``flat_scores``: every seat's score after each decision), so a
+    chunk's buffers hold plain ints and floats rather than one tuple per row: cheaper to
+    append and nothing for the garbage collector to scan.  ``fields`` and ``scores`` give
+    them back per row.
     """
 
-    __slots__ = ("game_id", "turn", "seat", "kind", "fields", "scores")
+    __slots__ = ("game_id", "turn", "seat", "kind", "flat_fields", "flat_scores")
 
     def __init__(self) -> None:
         self.game_id: list[int] = []
         self.turn: list[int] = []
         self.seat: list[int] = []
         self.kind: list[str] = []
-        self.fields: list[tuple[int, ...]] = []
-        self.scores: list[tuple[float, ...]] = []
+        self.flat_fields: list[int] = []
+        self.flat_scores: list[float] = []
 
     def __len__(self) -> int:
         return len(self.turn)
+
+    @staticmethod
+    def _rows(flat: list[Any], rows: int) -> list[tuple[Any, ...]]:
+        if not rows:
+            return []
+        width = len(flat) // rows
+        return [tuple(flat[i * width : (i + 1) * width]) for i in range(rows)]
+
+    @property
+    def fields(self) -> list[tuple[int, ...]]:
+        """Each decision's action fields (a tuple per row)."""
+        return self._rows(self.flat_fields, len(self.kind))
+
+    @property
+    def scores(self) -> list[tuple[float, ...]]:
+        """Every seat's score after each decision (a tuple per row)."""
+        return self._rows(self.flat_scores, len(self.turn))
 
     def tag(self, game_id: int) -> None:
         """Mark the rows added since the last call as belonging to ``game_id``."""
         self.game_id.extend([game_id] * (len(self.turn) - len(self.game_id)))
 
+    def trim(self, n_fields: int, n_players: int) -> None:
+        """Drop what a decision point left half-logged (its choices recorded, the game failed before
+        its scores): keep only whole rows."""
+        rows = len(self.turn)
+        del self.kind[rows:]
+        del self.flat_fields[rows * n_fields :]
+        del self.flat_scores[rows * n_players :]
+
     def table(self, action_fields: Sequence[str], n_players: int) -> pa.Table:
         """The buffered rows as an Arrow table with ``turns_schema(action_fields)``."""
         rows = len(self.turn)
         n_fields = len(action_fields)
-        if any(len(f) != n_fields for f in self.fields):
-            bad = next(f for f in self.fields if len(f) != n_fields)
+        if len(self.kind) != rows or len(self.flat_fields) != rows * n_fields:
             raise ValueError(
-                f"Game.record returned {len(bad)} action fields, expected {n_fields} {action_fields}"
+                f"Game.record returned {len(self.flat_fields)} action fields for {len(self.kind)} decisions,"
+                f" expected {n_fields} {tuple(action_fields)} each"
             )
-        if any(len(s) != n_players for s in self.scores):
+        if len(self.flat_scores) != rows * n_players:
             raise ValueError(f"Game.scores returned a list whose length is not the player count {n_players}")
         seat = np.asarray(self.seat, dtype=np.int64)
-        flat = np.fromiter(chain.from_iterable(self.scores), dtype=np.float64, count=rows * n_players)
+        flat = np.asarray(self.flat_scores, dtype=np.float64)
         own = flat.reshape(rows, n_players)[np.arange(rows), seat] if rows else np.zeros(0)
-        field_cols = list(zip(*self.fields, strict=True)) if rows else [() for _ in action_fields]
+        fields = np.asarray(self.flat_fields, dtype=np.int64).reshape(rows, n_fields)
         offsets = pa.array(np.arange(0, rows * n_players + 1, n_players, dtype=np.int32))
         columns: list[Any] = [
             pa.array(np.asarray(self.game_id, dtype=np.int64)),
             pa.array(np.asarray(self.turn, dtype=np.int64)),
             pa.array(seat),
             pa.array(self.kind, type=pa.string()),
-            *[pa.array(np.asarray(col, dtype=np.int64)) for col in field_cols],
+            *[pa.array(np.ascontiguousarray(fields[:, j])) for j in range(n_fields)],
             pa.array(own, type=pa.float64()),
             pa.ListArray.from_arrays(offsets, pa.array(flat, type=pa.float64())),
         ]
@@ -143,13 +181,22 @@ class GameRows:
         rules_hash: str,
         decisions: int,
         truncated: bool,
-        result: Result,
+        result: Result | None,
         strategy_index: Sequence[int],
         strategy_text: Sequence[str],
+        error: str | None = None,
+        error_seat: int | None = None,
+        error_turn: int | None = None,
     ) -> list[float]:
-        """Add one finished game (its seat order given per seat); return each seat's win share."""
+        """Add one game (its seat order given per seat); return each seat's win share.
+
+        A game that errored (``error`` given) has no winner, like a truncated one; its seats hold
+        the scores when it stopped (``result``; NaN scores and null ranks when None).
+        """
         n = len(strategy_index)
-        winners = [] if truncated else sorted(int(w) for w in result.winners)
+        errored = error is not None
+        truncated = truncated or errored
+        winners = [] if truncated or result is None else sorted(int(w) for w in result.winners)
         share = 1.0 / len(winners) if winners else 0.0
         shares = [share if seat in winners else 0.0 for seat in range(n)]
         sole = winners[0] if len(winners) == 1 else None
@@ -164,19 +211,29 @@ class GameRows:
         g["winner"].append(sole)
         g["winners"].append(winners)
         g["winner_strategy"].append(None if sole is None else strategy_text[sole])
+        g["errored"].append(errored)
+        g["error"].append(error)
+        g["error_seat"].append(error_seat)
+        g["error_turn"].append(error_turn)
+        g["error_strategy"].append(
+            strategy_text[error_seat] if errored and error_seat is not None and 0 <= error_seat < n else None
+        )
         s = self.seats
-        parts = result.parts or [{} for _ in range(n)]
+        nan = float("nan")
+        scores = [nan] * n if result is None else [float(x) for x in result.scores]
+        ranks: list[int | None] = [None] * n if result is None else [int(r) for r in result.ranks]
+        parts = (result.parts if result is not None else None) or [{} for _ in range(n)]
         for seat in range(n):
             s["game_id"].append(game_id)
             s["seat"].append(seat)
             s["strategy"].append(strategy_text[seat])
             s["strategy_index"].append(strategy_index[seat])
-            s["score"].append(float(result.scores[seat]))
-            s["rank"].append(int(result.ranks[seat]))
+            s["score"].append(scores[seat])
+            s["rank"].append(ranks[seat])
             s["won"].append(shares[seat] > 0.0)
             s["win_share"].append(shares[seat])
             for name in self.part_fields:
-                s[name].append(float(parts[seat].get(name, float("nan"))))
+                s[name].append(float(parts[seat].get(name, nan)))
         return shares
 
     def games_table(self) -> pa.Table:
@@ -202,3 +259,85 @@ def write_part(table: pa.Table, path: Path) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def part_bytes(table: pa.Table) -> bytes:
+    """The bytes ``write_part`` would write for ``table``."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=COMPRESSION)
+    return sink.getvalue().to_pybytes()
+
+
+def write_part_bytes(data: bytes, path: Path) -> None:
+    """Write a part's bytes (from ``part_bytes``) to ``path`` atomically."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def is_temporary(path: Path) -> bool:
+    """Whether ``path`` is a part's temporary file (left behind by a killed writer)."""
+    return path.name.startswith(".") and ".tmp-" in path.name
+
+
+# --------------------------------------------------------------------------- reading parts back
+
+
+class PartError(SkaldError):
+    """A results part that is missing, unreadable or not one of the run's parts (the message names it)."""
+
+
+def expected_schema(table: str, action_fields: Sequence[str], part_fields: Sequence[str]) -> pa.Schema:
+    """The schema a run's ``table`` parts must have."""
+    if table == "games":
+        return games_schema()
+    if table == "seats":
+        return seats_schema(part_fields)
+    if table == "turns":
+        return turns_schema(action_fields)
+    raise ValueError(f"unknown table {table!r} (allowed: {', '.join(TABLES)})")
+
+
+#: columns added after the first release: parts written before them are still read (as null)
+LATER_COLUMNS: dict[str, frozenset[str]] = {"games": frozenset(name for name, _ in ERROR_COLUMNS)}
+
+
+def check_part(path: Path, table: str, action_fields: Sequence[str], part_fields: Sequence[str]) -> int:
+    """Check that ``path`` is a readable Parquet part of ``table`` with the run's columns; return its rows.
+
+    Reads only the footer.  Raises ``PartError`` (a one-line ``SkaldError`` naming the file) for a
+    missing, unreadable or truncated file, or for a Parquet file of some other table or tool.
+    """
+    try:
+        meta = pq.read_metadata(path)
+        schema = meta.schema.to_arrow_schema()
+    except FileNotFoundError:
+        raise PartError(f"results part {str(path)!r} is missing") from None
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        detail = " ".join(str(exc).split())
+        raise PartError(f"results part {str(path)!r} is not a readable Parquet file ({detail})") from None
+    want = expected_schema(table, action_fields, part_fields)
+    optional = LATER_COLUMNS.get(table, frozenset())
+    have = {field.name: field.type for field in schema}
+    missing = [f.name for f in want if f.name not in have and f.name not in optional]
+    wrong = [f.name for f in want if f.name in have and have[f.name] != f.type]
+    if missing or wrong:
+        what = f"missing {', '.join(missing[:4])}" if missing else f"wrong type of {', '.join(wrong[:4])}"
+        raise PartError(
+            f"results part {str(path)!r} is not a {table} part of this run ({what}; foreign or corrupt file)"
+        )
+    return meta.num_rows
+
+
+def check_run_parts(folder: Path, action_fields: Sequence[str], part_fields: Sequence[str]) -> int:
+    """``check_part`` for every part of a run folder; returns the number of parts checked."""
+    checked = 0
+    for table in TABLES:
+        for path in sorted((Path(folder) / table).glob("*.parquet")):
+            check_part(path, table, action_fields, part_fields)
+            checked += 1
+    return checked

@@ -80,6 +80,10 @@ def write_results(
         ("seats", seats, seats_schema(part_fields)),
         ("turns", turns, turns_schema(())),
     ):
+        rows = max(len(v) for v in data.values())
+        for name in schema.names:  # columns this kit does not know (e.g. a game's error columns): defaults
+            if not data[name]:
+                data[name] = [False if schema.field(name).type == pa.bool_() else None] * rows
         (folder / table).mkdir(parents=True, exist_ok=True)
         pq.write_table(pa.table(data, schema=schema), folder / table / "part-00000.parquet")
     if extra_games:

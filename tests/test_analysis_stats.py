@@ -85,3 +85,33 @@ def test_mean_interval_and_games_to_halve() -> None:
     lo1, hi1 = stats.wilson_interval(100, 400)
     lo4, hi4 = stats.wilson_interval(400, 1600)
     assert float(hi4 - lo4) == pytest.approx(float(hi1 - lo1) / 2, rel=0.01)
+
+
+def test_newcombe_interval_for_two_proportions() -> None:
+    none = stats.two_proportions(0, 60, 0, 60)  # Wald would give [0, 0]
+    assert none.estimate == 0.0 and none.low < 0 < none.high
+    assert none.high == pytest.approx(-none.low)
+    assert none.high == pytest.approx(float(stats.wilson_interval(0, 60)[1][()]))
+    comp = stats.two_proportions(50, 100, 60, 100)
+    assert -0.05 < comp.low < 0.0 < 0.1 < comp.high < 0.25
+    every = stats.two_proportions(60, 60, 58, 60)
+    assert every.low < every.estimate < every.high <= 0.05
+
+
+def test_gap_permutation_test() -> None:
+    rng = np.random.default_rng(1)
+    even = np.eye(3)[rng.integers(0, 3, 300)]  # each game one winner, seats equally likely
+    assert stats.gap_permutation_test(even, even) == pytest.approx(1.0)
+    skewed = np.eye(3)[rng.choice(3, 300, p=[0.6, 0.2, 0.2])]
+    assert stats.gap_permutation_test(even, skewed, reps=500) < 0.01
+    same = np.eye(3)[rng.integers(0, 3, 300)]
+    assert stats.gap_permutation_test(even, same, reps=500) > 0.01
+    assert math.isnan(stats.gap_permutation_test(even, np.eye(4)[:3]))
+
+
+def test_rates_independence_test_by_hand() -> None:
+    # wins 1, 3, 0 of 4 each: expected 4/3 wins and 8/3 non-wins per group
+    chi2, p, dof = stats.rates_independence_test([1, 3, 0], [4, 4, 4])
+    assert chi2 == pytest.approx(42 / 12 + 42 / 24) and dof == 2
+    assert p == pytest.approx(math.exp(-5.25 / 2))  # chi-square with 2 dof: sf(x) = exp(-x/2)
+    assert math.isnan(stats.rates_independence_test([2], [4])[1])

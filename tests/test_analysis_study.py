@@ -165,3 +165,34 @@ def test_cli_all_runs_what_it_can(
     assert "note: skipped run odd-2p: mainland has no rule switch 'no_such_switch' yet" in captured.err
     assert (tmp_path / "tiny" / "report.html").is_file() and (tmp_path / "report.html").is_file()
     assert captured.out.strip().splitlines()[-1] == f"report: {tmp_path / 'report.html'}"
+
+
+def test_a_run_two_studies_share_is_played_once(tmp_path: Path) -> None:
+    from analysis.runs import open_runs
+
+    text = "[study]\nname='one'\ngames=6\nseed=977\njobs=1\n[[runs]]\ngame='mainland'\nplayers=2\n"
+    text += "strategies=['greedy','random']\n"
+    first = studies.parse(text, "one.toml")
+    second = studies.parse(text.replace("'one'", "'two'"), "two.toml")
+    studies.run_study(first, out=tmp_path / "one", progress=False, report=False)
+    notes: list[str] = []
+    studies.run_study(second, out=tmp_path / "two", progress=False, report=False, on_skip=notes.append)
+    assert notes == [
+        f"run mainland-2p is the same run as {tmp_path / 'one' / 'mainland-2p'}: copied, not played again"
+    ]
+    for table in ("games", "seats", "turns"):
+        a = sorted((tmp_path / "one" / "mainland-2p" / table).glob("*.parquet"))
+        b = sorted((tmp_path / "two" / "mainland-2p" / table).glob("*.parquet"))
+        assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
+    runs = open_runs([tmp_path / "one", tmp_path / "two"])
+    assert len(runs) == 1 and runs.duplicates == [("two/mainland-2p", "one/mainland-2p")]
+
+
+def test_readme_first_command_runs_the_standard_studies() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1]
+    commands = [line.strip() for line in quick.splitlines() if line.startswith("    ")]
+    assert commands[0] == (
+        "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/skald study --all --out results"
+    )
+    assert commands[1] == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest -q"

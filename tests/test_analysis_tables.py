@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import polars as pl
@@ -128,45 +129,146 @@ def test_compare_variants_and_folders(tmp_path: Path) -> None:
     assert switched.filter(pl.col("switch_value") == "True")["balance"].to_list() == [pytest.approx(0.5)]
 
 
+G_SCORES = [[3, 1, 2], [1, 3, 2], [2, 2, 3], [3, 0, 1]]  # winners: seat 0, 1, 2, 0
+G_GOALS = [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 0]]  # every goal: the winners hold it in games 0, 1, 3
+
+
 def _graenaland_runs(tmp_path: Path) -> Path:
+    """Three Graenaland runs of the same four 3-player games: adjusted (auto), unadjusted (off) and the
+    draft (custom_start)."""
     root = tmp_path / "g"
-    goals = {name: [[1, 0, 1], [0, 1, 1], [1, 1, 0], [1, 0, 0]] for name in graenaland.GOALS}
     common = {
         "start_position": [[1, 2, 3]] * 4,
-        "start_territory_a": [[0, 2, 4]] * 4,
-        "start_territory_b": [[1, 3, 5]] * 4,
+        "start_territory_a": [[0, 1, 2]] * 4,
+        "start_territory_b": [[3, 4, 4]] * 4,
         "goals_met": [[3, 1, 2], [1, 3, 2], [2, 2, 3], [3, 0, 1]],
-        "votes_heroes": [[2, 2, 2]] * 4,
         "votes_settlements": [[6, 6, 6]] * 4,
-        **goals,
+        **{name: G_GOALS for name in graenaland.GOALS},
     }
-    for adjusted in (True, False):
+    variants = {
+        "auto": {"votes_heroes": [[2, 2, 2], [3, 3, 3], [2, 2, 2], [3, 3, 3]]},  # shares 1/4, 1/3, 1/4, 1/3
+        "off": {"votes_heroes": [[1, 1, 1]] * 4, "goal_army": [[0, 0, 0]] * 4},  # shares 1/7
+    }
+    for value, extra in variants.items():
         write_results(
-            root / f"three-3p-{adjusted}",
-            [[3, 1, 2], [1, 3, 2], [2, 2, 3], [3, 0, 1]],
+            root / f"three-3p-{value}",
+            G_SCORES,
             ["greedy", "cooperative", "rival"],
             game="graenaland",
-            parts=common,
-            rules={"three_player_adjustments": adjusted},
+            parts={**common, **extra},
+            rules={"three_player_adjustments": value},
             extra_games={"rounds": [10, 12, 11, 9]},
         )
+    write_results(
+        root / "draft-3p",
+        G_SCORES,
+        ["greedy", "cooperative", "rival"],
+        game="graenaland",
+        parts={
+            **common,
+            "votes_heroes": [[1, 1, 1]] * 4,
+            "draft_order": [[1, 2, 3]] * 4,
+            "chosen_territory": [[0, 1, 2], [2, 1, 0], [0, 2, 1], [1, 0, 2]],
+        },
+        rules={"custom_start": True},
+        extra_games={"rounds": [10, 12, 11, 9]},
+    )
     return root
 
 
-def test_graenaland_analyses_on_named_columns(tmp_path: Path) -> None:
+def test_graenaland_start_positions_by_hand(tmp_path: Path) -> None:
     runs = open_runs(_graenaland_runs(tmp_path))
     table = graenaland.start_positions(runs)
-    assert "start_position" in table.columns
-    row = table.filter(pl.col("start_position") == 1).row(0, named=True)
+    assert set(table["variant"]) == {"defaults", "three_player_adjustments=off"}  # the draft is left out
+    row = table.filter((pl.col("start_position") == 1) & (pl.col("variant") == "defaults")).row(0, named=True)
+    assert (row["games"], row["wins"]) == (4, 2.0)
     assert row["mean_rounds"] == pytest.approx(10.5)
-    assert row["start_territories"] == "0+1"
-    assert row["mean_goals_met"] == pytest.approx(9 / 4)
+    assert row["rounds_won"] == pytest.approx(9.5)  # position 1 won games 0 and 3 (10 and 9 rounds)
+    assert row["goals_met"] == pytest.approx(9 / 4)
+    assert row["goals_met_low"] < 9 / 4 < row["goals_met_high"]
+    assert row["rate_goal_army"] == pytest.approx(3 / 4)
+    # territories by name from the packaged three-player layout: U1 T35 U2 on the coast, U3 U4 inland
+    assert row["start_territories"] == "U1 (coastal plains) + U3 (hills)"
+    third = table.filter((pl.col("start_position") == 3) & (pl.col("variant") == "defaults"))
+    assert third["start_territories"].to_list() == ["U2 (coastal forest) + U4 (mountains)"]
+    rates = graenaland.goal_rates(runs, "start_position", by=("variant",))
+    first = rates.filter((pl.col("variant") == "defaults") & (pl.col("start_position") == 1))
+    assert first["short"].to_list() == list(graenaland.GOAL_SHORT.values())
+    assert first["rate"].to_list() == pytest.approx([0.75] * 5)
+
+
+def test_graenaland_draft_by_hand(tmp_path: Path) -> None:
+    parts = graenaland.draft(open_runs(_graenaland_runs(tmp_path)))
+    assert parts["order"]["wins"].to_list() == [2.0, 1.0, 1.0]  # seats 0, 1, 2 pick 1st, 2nd, 3rd
+    tests = parts["order_tests"].row(0, named=True)
+    assert tests["position"] == "draft_order" and tests["decided"] == 4
+    territory = parts["territory"]
+    # winners' first villages: game 0 seat 0 -> 0, game 1 seat 1 -> 1, game 2 seat 2 -> 1, game 3 seat 0 -> 1
+    assert territory["chosen_territory"].to_list() == [0, 1, 2]
+    assert territory["picks"].to_list() == [4, 4, 4]
+    assert territory["wins"].to_list() == [1.0, 3.0, 0.0]
+    assert territory["first_picks"].to_list() == [2, 1, 1]  # pick 1 chose 0, 2, 0, 1
+    assert territory["pick_share"].to_list() == pytest.approx([1 / 3] * 3)
+    assert territory["territory_name"].to_list() == [
+        "U1 (coastal plains)",
+        "T35 (coastal hills)",
+        "U2 (coastal forest)",
+    ]
+    test = parts["territory_tests"].row(0, named=True)
+    # wins 1, 3, 0 and non-wins 3, 1, 4; expected 4/3 and 8/3 each: chi2 = 42/12 + 42/24
+    assert test["chi2"] == pytest.approx(5.25)
+    assert test["dof"] == 2
+
+
+def test_graenaland_three_player_by_hand(tmp_path: Path) -> None:
+    runs = open_runs(_graenaland_runs(tmp_path))
     parts = graenaland.three_player(runs)
     assert {"side_by_side", "lengths", "compare", "votes", "goals"} <= set(parts)
-    assert parts["votes"]["mean"].to_list() == pytest.approx([0.25, 0.25])
-    assert not parts["compare"].is_empty()
-    with pytest.raises(SkaldError, match="custom_start=true"):
-        graenaland.draft(runs)
+    side = parts["side_by_side"]
+    assert side["population"].to_list() == ["3p adjusted", "3p unadjusted"]  # the draft run is left out
+    assert side["truncated_rate"].to_list() == [0.0, 0.0]
+    assert side["hero_share"].to_list() == pytest.approx([7 / 24, 1 / 7])  # mean of 1/4, 1/3, 1/4, 1/3
+    assert side["rounds"].to_list() == pytest.approx([10.5, 10.5])
+    comp = {r["metric"]: r for r in parts["compare"].iter_rows(named=True)}
+    assert {r["base"] for r in comp.values()} == {"off"} and {r["value"] for r in comp.values()} == {"on"}
+    assert comp["balance_gap"]["diff"] == pytest.approx(0.0)
+    assert comp["balance_gap"]["p_value"] == pytest.approx(1.0)  # the same games: every shuffle ties
+    assert comp["game_length (rounds)"]["diff"] == pytest.approx(0.0)
+    assert comp["hero_vote_share"]["diff"] == pytest.approx(7 / 24 - 1 / 7)
+    army = comp["winners_goal_army"]
+    assert (army["base_estimate"], army["estimate"]) == pytest.approx((0.0, 0.75))
+    assert army["effect"] == pytest.approx(2 * math.asin(math.sqrt(0.75)))
+    assert army["diff_low"] < 0.75 < army["diff_high"]
+    assert comp["winners_goal_settlements"]["diff"] == pytest.approx(0.0)
+    goals = parts["goals"].filter(pl.col("population") == "3p unadjusted")
+    assert dict(zip(goals["short"], goals["rate"], strict=True))["army"] == 0.0
+    assert parts["votes"]["mean"].to_list() == pytest.approx([7 / 24, 1 / 7])
+
+
+def test_graenaland_populations() -> None:
+    from analysis.runs import Run
+
+    def run(players: int, value: str | None) -> Run:
+        rules = {} if value is None else {"three_player_adjustments": value}
+        return Run("r", Path("."), {"config": {"game": "graenaland", "players": players, "rules": rules}})
+
+    assert graenaland.population(run(3, "auto")) == "3p adjusted"
+    assert graenaland.population(run(3, None)) == "3p adjusted"
+    assert graenaland.population(run(3, "off")) == "3p unadjusted"
+    assert graenaland.population(run(4, "auto")) == "4p"
+    assert graenaland.population(run(5, "on")) == "5p adjusted"
+
+
+def test_identical_runs_are_read_once(tmp_path: Path) -> None:
+    import shutil
+
+    first = write_results(tmp_path / "a" / "run", [[2, 1], [1, 2]], ["A", "B"])
+    shutil.copytree(first, tmp_path / "b" / "run")
+    runs = open_runs([tmp_path / "a", tmp_path / "b"])
+    assert len(runs) == 1 and runs.duplicates == [("b/run", "a/run")]
+    assert balance.seat_balance(runs)["games"].to_list() == [2, 2]
+    other = write_results(tmp_path / "c" / "run", [[2, 1], [2, 1]], ["A", "B"])  # other games: kept
+    assert len(open_runs([first, other])) == 2
 
 
 def test_graenaland_missing_columns_and_availability(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -104,13 +104,25 @@ def test_listings(registered: str, capsys) -> None:
 
 
 def test_bench_json_lines(registered: str, capsys) -> None:
-    code, out, err = cli(capsys, "bench", "secretbid", "--json", "--players", "2", "--games", "4")
+    args = ["bench", "secretbid", "--json", "--players", "2", "--games", "4", "--jobs", "1,2"]
+    code, out, err = cli(capsys, *args)
     assert code == 0, err
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [(r["strategy"], r["jobs"]) for r in rows] == [("random", 1), ("random", 2)]
+    assert [(r["strategy"], r["jobs"], r["kind"]) for r in rows] == [
+        ("random", 1, "throughput"),
+        ("random", 2, "throughput"),
+        ("random", 1, "recording"),
+    ]
     for row in rows:
         assert {"game", "players", "strategy", "jobs", "games_per_s", "decisions_per_s"} <= set(row)
         assert row["games"] >= 4 and row["games_per_s"] > 0
+    assert rows[0]["speedup"] == 1.0
+    assert rows[1]["efficiency"] == pytest.approx(rows[1]["speedup"] / 2, abs=0.002)
+    recording = rows[2]
+    assert recording["games_per_s_without_records"] > 0 and recording["recording_cost"] < 1
+    assert recording["parquet_bytes_per_game"] == pytest.approx(
+        sum(recording["parquet_bytes_per_game_by_table"].values()), abs=0.2
+    )
     assert "skipped strategy 'greedy'" in err
 
 

@@ -166,7 +166,7 @@ def test_existing_output_needs_overwrite(tmp_path: Path) -> None:
 def test_failed_run_leaves_no_output(tmp_path: Path) -> None:
     out = tmp_path / "deep" / "out"
     with pytest.raises(PlayError):
-        toy_run(out, strategies=["random", "tests.toy_game:Cheater", "random"], jobs=2)
+        toy_run(out, strategies=["random", "tests.toy_game:Cheater", "random"], jobs=2, on_error="stop")
     assert not (tmp_path / "deep").exists()
 
 

@@ -15,7 +15,7 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
-    monkeypatch.setenv("SKALD_NB_GAMES", "24")
+    monkeypatch.setenv("SKALD_NB_GAMES", "12")
     monkeypatch.setenv("SKALD_NB_JOBS", "1")
     monkeypatch.delenv("SKALD_NB_RESULTS", raising=False)
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
