@@ -150,9 +150,10 @@ def run_command(
     n = players if players is not None else _default_players(spec)
     texts = strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n]
     if games >= 1 and seats in seating.MODES and spec.min_players <= n <= spec.max_players:
-        rounded = seating.round_games(seats, n, games)
+        full = texts * n if len(texts) == 1 else texts
+        rounded = seating.round_games(seats, n, games, full) if len(full) == n else games
         if rounded != games and not quiet:
-            size = seating.block_size(seats, n)
+            size = seating.block_size(seats, n, full)
             err.print(
                 f"note: --games {games} rounded up to {rounded} (whole blocks of {size} for --seats {seats})"
             )

@@ -337,7 +337,7 @@ def play_indexed(
     and raises ``GameFailure`` under ``"stop"``.
     """
     n = plan.players
-    base, order = seating.assign(plan.seats, n, plan.seed, game_id)
+    base, order = seating.assign(plan.seats, n, plan.seed, game_id, texts)
     seed = game_seed(plan.seed, base)
     specs = [plan.specs[i] for i in order]
     failure: GameFailure | None = None
@@ -610,7 +610,7 @@ def prepare(config: RunConfig) -> Prepared:
         max_decisions=config.max_decisions,
         on_error=config.on_error,
     )
-    games = seating.round_games(plan.seats, plan.players, config.games)
+    games = seating.round_games(plan.seats, plan.players, config.games, [s.text for s in plan.specs])
     out = (
         Path(config.out)
         if config.out is not None

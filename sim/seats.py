@@ -9,13 +9,17 @@ Modes:
 * ``random``: a fresh random order per game, drawn from the root seed and the game index.
 * ``fixed``: the strategy list as given, every game.
 
-For ``rotate`` and ``exhaustive`` the number of games is rounded up to whole blocks.
+For ``rotate`` and ``exhaustive`` the number of games is rounded up to whole blocks.  When
+the strategy texts are given, a block holds only the *distinct* arrangements: orders that put
+the same strategies in the same seats would replay the very same game (same seed, same
+per-seat generators), so ``greedy,greedy,greedy`` under ``rotate`` is one game per seed, and
+``greedy,greedy,random`` under ``exhaustive`` three, not six.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sim.errors import SkaldError
@@ -32,35 +36,52 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def block_size(mode: str, n_players: int) -> int:
-    """Games per block: one seed is replayed under every order of a block."""
-    check_mode(mode)
+@lru_cache(maxsize=64)
+def arrangements(
+    mode: str, n_players: int, texts: tuple[str, ...] | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """The orders (strategy index per seat) of one block of ``rotate`` or ``exhaustive``.
+
+    With ``texts`` (the spec text of each strategy index), orders that seat the same texts
+    as an earlier order are dropped.
+    """
     if mode == "rotate":
-        return n_players
-    if mode == "exhaustive":
-        return math.factorial(n_players)
+        orders = [tuple((seat + k) % n_players for seat in range(n_players)) for k in range(n_players)]
+    else:
+        orders = list(itertools.permutations(range(n_players)))
+    if texts is None:
+        return tuple(orders)
+    seen: set[tuple[str, ...]] = set()
+    distinct = []
+    for order in orders:
+        key = tuple(texts[i] for i in order)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(order)
+    return tuple(distinct)
+
+
+def block_size(mode: str, n_players: int, texts: Sequence[str] | None = None) -> int:
+    """Games per block: one seed is replayed under every (distinct) order of a block."""
+    check_mode(mode)
+    if mode in ("rotate", "exhaustive"):
+        return len(arrangements(mode, n_players, None if texts is None else tuple(texts)))
     return 1
 
 
-def round_games(mode: str, n_players: int, games: int) -> int:
+def round_games(mode: str, n_players: int, games: int, texts: Sequence[str] | None = None) -> int:
     """``games`` rounded up to a whole number of blocks (unchanged for random and fixed)."""
-    size = block_size(mode, n_players)
+    size = block_size(mode, n_players, texts)
     return -(-games // size) * size
 
 
-@lru_cache(maxsize=16)
-def _permutations(n_players: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(itertools.permutations(range(n_players)))
-
-
-def assign(mode: str, n_players: int, root: int, game_index: int) -> tuple[int, tuple[int, ...]]:
+def assign(
+    mode: str, n_players: int, root: int, game_index: int, texts: Sequence[str] | None = None
+) -> tuple[int, tuple[int, ...]]:
     """(base index for the game seed, strategy index per seat) for global game ``game_index``."""
-    if mode == "rotate":
-        shift = game_index % n_players
-        return game_index // n_players, tuple((seat + shift) % n_players for seat in range(n_players))
-    if mode == "exhaustive":
-        perms = _permutations(n_players)
-        return game_index // len(perms), perms[game_index % len(perms)]
+    if mode in ("rotate", "exhaustive"):
+        orders = arrangements(mode, n_players, None if texts is None else tuple(texts))
+        return game_index // len(orders), orders[game_index % len(orders)]
     if mode == "random":
         order = seat_rng(root, game_index).permutation(n_players)
         return game_index, tuple(int(x) for x in order)

@@ -49,3 +49,14 @@ def test_fixed_mode_and_unknown_mode() -> None:
     assert seats.assign("fixed", 3, 1, 17) == (17, (0, 1, 2))
     with pytest.raises(SkaldError, match="allowed: rotate, random, exhaustive, fixed"):
         seats.check_mode("shuffle")
+
+
+def test_identical_strategies_are_not_replayed_as_identical_games() -> None:
+    """Rotating identical strategies would replay the very same game: a block keeps only distinct orders."""
+    assert seats.block_size("rotate", 3, ["greedy"] * 3) == 1
+    assert seats.block_size("exhaustive", 3, ["greedy", "greedy", "random"]) == 3
+    assert seats.block_size("rotate", 4, ["g", "g", "r", "r"]) == 4
+    assert [seats.assign("rotate", 3, 1, i, ["a"] * 3)[0] for i in range(3)] == [0, 1, 2]
+    orders = [seats.assign("exhaustive", 3, 1, i, ["g", "g", "r"])[1] for i in range(3)]
+    seated = {tuple(["g", "g", "r"][k] for k in order) for order in orders}
+    assert seated == {("g", "g", "r"), ("g", "r", "g"), ("r", "g", "g")}
