@@ -76,20 +76,39 @@ def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
         "card", "held", "win_share_when_held", "ci_low", "ci_high")
 
 
-def raids(folder: Path) -> pl.DataFrame:
+def raid_frequency(folder: Path) -> pl.DataFrame:
+    """Raids per game (mean) and the share of games with at least one raid; empty without raid records."""
     seats = _read(folder, "seats")
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
     per_game = seats.group_by("game_id").agg(pl.col("raids_in_game").first())
+    return pl.DataFrame({"games": [per_game.height],
+                         "raids_per_game": [per_game["raids_in_game"].mean()],
+                         "share_with_raid": [(per_game["raids_in_game"] > 0).mean()]})
+
+
+def raid_favour(folder: Path) -> pl.DataFrame:
+    """Win share by raids won minus raids lost (clipped to -3..3); empty without raid records."""
+    seats = _read(folder, "seats")
+    if "raids_in_game" not in seats.columns:
+        return pl.DataFrame()
+    return seats.with_columns((pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).alias("raid_net")
+                              ).group_by("raid_net").agg(pl.len().alias("seats"), pl.col("win_share").sum()
+                                                         .alias("wins"), pl.col("win_share").mean().round(3)
+                                                         ).sort("raid_net")
+
+
+def raids(folder: Path) -> pl.DataFrame:
+    seats = _read(folder, "seats")
+    if "raids_in_game" not in seats.columns:
+        return pl.DataFrame()
     summary = seats.group_by("strategy").agg(
         pl.col("raids_won").mean().round(2), pl.col("raids_lost").mean().round(2),
         pl.col("win_share").mean().round(3)).sort("strategy")
-    favour = seats.with_columns((pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).alias("raid_net")
-                                ).group_by("raid_net").agg(pl.len().alias("seats"),
-                                                           pl.col("win_share").mean().round(3)).sort("raid_net")
-    print(f"raids per game: mean {per_game['raids_in_game'].mean():.2f}, "
-          f"share of games with a raid {(per_game['raids_in_game'] > 0).mean():.2f}")
-    print(favour)
+    freq = raid_frequency(folder).row(0, named=True)
+    print(f"raids per game: mean {freq['raids_per_game']:.2f}, "
+          f"share of games with a raid {freq['share_with_raid']:.2f}")
+    print(raid_favour(folder).drop("wins"))
     return summary
 
 

@@ -1,0 +1,90 @@
+"""Knarr's balance questions through ``analysis.knarr`` and the report: a tiny real run (2 players,
+12 games) of the base game and of the skáli/raid expansion."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from analysis import knarr
+from analysis.report import write_report
+from analysis.runs import open_runs
+from analysis.study import packaged
+from sim.cli import _main
+
+SECTIONS = ["knarr-seats", "knarr-scores", "knarr-holdings", "knarr-raids"]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("knarr")
+    common = ["run", "knarr", "-p", "2", "-g", "12", "-j", "1", "--seed", "7", "--quiet"]
+    assert _main([*common, "--out", str(root / "base")]) == 0
+    assert _main([*common, "--rule", "skali=true", "--out", str(root / "skali")]) == 0
+    return root
+
+
+def test_tables(results: Path) -> None:
+    runs = open_runs(results)
+    seats = knarr.seat_advantage(runs)
+    assert seats.height == 4 and set(seats["expansion"]) == {"base", "skáli"}
+    for _, part in seats.group_by("run"):
+        assert part["games"].to_list() == [12, 12]
+        assert part["wins"].sum() == pytest.approx(12)  # every game has a winner (ties split)
+    assert ((seats["ci_low"] <= seats["win_rate"]) & (seats["win_rate"] <= seats["ci_high"])).all()
+    assert seats["expected"].to_list() == [0.5] * 4
+
+    spread = knarr.score_spread(runs)
+    assert spread.height == 2 and spread["games"].to_list() == [12, 12]
+    assert (spread["first_minus_last_mean"] >= spread["first_minus_second_mean"]).all()
+    assert (spread["first_minus_second_mean"] >= 0).all() and (spread["winning_score_mean"] > 0).all()
+
+    for kind, prefix in (("explore", "D"), ("develop", "B")):
+        held = knarr.holdings(runs, kind, min_games=1)
+        assert held.height and held["card"].str.starts_with(prefix).all()
+        assert ((held["win_rate"] >= 0) & (held["win_rate"] <= 1)).all()
+        assert (
+            (held["ci_low"] <= held["win_rate"] + 1e-3) & (held["win_rate"] <= held["ci_high"] + 1e-3)
+        ).all()
+        assert (held["held"] <= 12).all()
+    assert set(knarr.holdings(runs, "develop", min_games=1)["expansion"]) == {"skáli"}  # Buildings: expansion
+
+    freq = knarr.raid_frequency(runs)
+    assert freq.height == 1 and freq["expansion"].to_list() == ["skáli"] and freq["games"].item() == 12
+    assert freq["raids_per_game"].item() >= 0 and 0 <= freq["share_with_raid"].item() <= 1
+    favour = knarr.raid_favour(runs)
+    assert favour["seats"].sum() == 24 and favour["raid_net"].is_between(-3, 3).all()
+
+
+def test_report_sections(results: Path, tmp_path: Path) -> None:
+    out = write_report([results], tmp_path / "report.html")
+    html = out.read_text()
+    found = re.findall(r'<section id="([^"]+)"', html)
+    assert [s for s in found if s.startswith("knarr")] == SECTIONS
+    for sid in SECTIONS:
+        part = html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
+        assert "Not available from these records" not in part, sid
+        assert "data:image/png;base64," in part and "<table>" in part
+        reading = re.search(r'<p class="reading">(.*?)</p>', part, re.S).group(1)
+        assert re.search(r"\d", reading), sid
+    # base game only: no raid section
+    base_only = write_report([results / "base"], tmp_path / "base.html").read_text()
+    assert 'id="knarr-seats"' in base_only and 'id="knarr-raids"' not in base_only
+
+
+def test_no_knarr_sections_without_knarr(tmp_path: Path) -> None:
+    from tests.analysis_testkit import write_results
+
+    folder = write_results(tmp_path / "t", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
+    html = write_report([folder], tmp_path / "r.html").read_text()
+    assert "knarr-" not in html
+
+
+def test_packaged_study() -> None:
+    spec = packaged()["knarr"]
+    assert spec.missing() is None
+    plan = spec.plan()
+    assert {r.rules.get("skali") for r in plan} == {False, True}
+    assert all(r.game == "knarr" for r in plan) and sum(r.games for r in plan) <= 400
