@@ -6,12 +6,10 @@ reason); a problem is one ``SkaldError`` line.
 
 from __future__ import annotations
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.errors import SkaldError
+from sim.datafile import load_data_file
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "graenaland.toml"
 PLAYER_COUNTS = (3, 4, 5)
@@ -116,18 +114,7 @@ def _cost(raw: object, where: str) -> Cost:
 
 def load(path: str | Path | None = None) -> GraenalandData:
     """Read and validate the data file; any problem is a one-line ``SkaldError``."""
-    path = Path(path) if path else DEFAULT_PATH
-    try:
-        raw = path.read_bytes()
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise SkaldError(f"cannot read data file {str(path)!r}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is not valid TOML: {exc}") from None
-    try:
-        return _build(doc, path, hashlib.sha1(raw).hexdigest())
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is malformed: {exc!s}") from None
+    return load_data_file(path, DEFAULT_PATH, _build)
 
 
 def _positive(value: object, name: str) -> int:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.errors import SkaldError
+from sim.datafile import load_data_file
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "knarr.toml"
 PLAYER_COUNTS = (2, 3, 4)
@@ -102,18 +100,7 @@ def _cost(text: str, where: str) -> tuple[int, int, tuple[int, ...]]:
 
 def load(path: str | Path | None = None) -> KnarrData:
     """Read and validate the data file; any problem is a one-line ``SkaldError``."""
-    path = Path(path) if path else DEFAULT_PATH
-    try:
-        raw = path.read_bytes()
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise SkaldError(f"cannot read data file {str(path)!r}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is not valid TOML: {exc}") from None
-    try:
-        return _build(doc, path, hashlib.sha1(raw).hexdigest())
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is malformed: {exc!s}") from None
+    return load_data_file(path, DEFAULT_PATH, _build)
 
 
 def _build(doc: dict, path: Path, sha1: str) -> KnarrData:

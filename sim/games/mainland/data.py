@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.errors import SkaldError
+from sim.datafile import load_data_file
 from sim.games.mainland.items import CAMP, CASTLE, CODE, ITEMS, N_ITEMS
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "mainland.toml"
@@ -67,18 +65,7 @@ def _mark(entry: dict, name: str, reconstructed: list[str]) -> None:
 
 def load(path: str | Path | None = None) -> MainlandData:
     """Read and validate the data file; any problem is a one-line ``SkaldError``."""
-    path = Path(path) if path else DEFAULT_PATH
-    try:
-        raw = path.read_bytes()
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise SkaldError(f"cannot read data file {str(path)!r}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is not valid TOML: {exc}") from None
-    try:
-        return _build(doc, path, hashlib.sha1(raw).hexdigest())
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SkaldError(f"data file {str(path)!r} is malformed: {exc!s}") from None
+    return load_data_file(path, DEFAULT_PATH, _build)
 
 
 def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
