@@ -4,6 +4,8 @@ All of them see only their seat's view (``sim.games.knarr.view.KnarrView``) and 
 option by one shared one-ply valuation: assets at fixed weights (reputation by the turns left to earn
 income from it), trade-row columns by the trades expected in the rest of the game, crew cards by what
 they add to later recruits and payments, Buildings by their rows times the expected activations.
+Paying a cost or discarding (ruling R4: the player chooses the Vikings) gives up the Vikings whose assets
+cost least: a Viking's asset is lost on every later recruit into its column.
 The archetypes change the weights:
 
 * ``collector``: races Lands of Influence; new colours in the crew and the cards visible Lands ask for.
@@ -28,7 +30,7 @@ from sim.games.knarr.data import (
     SAME,
     KnarrData,
 )
-from sim.games.knarr.state import Option
+from sim.games.knarr.state import HELMET, Option
 from sim.games.knarr.view import KnarrView
 from strategies.base import Strategy
 
@@ -42,9 +44,18 @@ class KnarrBase(Strategy):
     name = "knarr-base"
     games = ("knarr",)
     params: dict[str, tuple[type, Any]] = {
-        "bracelet": (float, 0.9), "recruit": (float, 0.8), "rep": (float, 0.12), "card": (float, 0.9),
-        "coin": (float, 0.6), "raid": (float, 0.5), "row": (float, 1.0), "influence": (float, 1.0),
-        "trading": (float, 1.0), "building": (float, 1.0), "new_colour": (float, 0.0), "trade_min": (int, 1),
+        "bracelet": (float, 0.9),
+        "recruit": (float, 0.8),
+        "rep": (float, 0.12),
+        "card": (float, 0.9),
+        "coin": (float, 0.6),
+        "raid": (float, 0.5),
+        "row": (float, 1.0),
+        "influence": (float, 1.0),
+        "trading": (float, 1.0),
+        "building": (float, 1.0),
+        "new_colour": (float, 0.0),
+        "trade_min": (int, 1),
         "need": (float, 0.0),
     }
 
@@ -97,7 +108,50 @@ class KnarrBase(Strategy):
             base += self.new_colour
         return base
 
+    def column_uses(self, v: KnarrView, colour: int) -> float:
+        """Expected later recruits into ``colour``: the hand's Vikings of that colour and a share of the
+        turns left (A.5 Recruit step 2 gains every card of the column again)."""
+        data: KnarrData = v.data
+        hand = sum(data.viking_colour[x] == colour for x in v.hand)
+        return 0.6 * hand + 0.05 * self.turns_left(v)
+
+    def asset_loss(self, v: KnarrView, cards: Sequence[int]) -> float:
+        """What discarding ``cards`` from the crew costs in later column gains (ruling R4)."""
+        data: KnarrData = v.data
+        total = 0.0
+        for x in cards:
+            g = [0] * N_ASSETS
+            g[data.viking_asset[x]] = 1
+            total += self.column_uses(v, data.viking_colour[x]) * self.worth(v, g)
+        return total
+
     # ------------------------------------------------------------------ option values
+    _memo: dict[Any, float] = {}
+    _memo_view: KnarrView | None = None
+
+    def explore_value(self, v: KnarrView, o: Option) -> float:
+        """An Explore's value before the Vikings it gives up (shared by the options differing only in
+        ``cards``, ruling R4)."""
+        data: KnarrData = v.data
+        d = data.destinations[o.b]
+        val = self.worth(v, d.gain) + self.row_worth(v, d.row)
+        val *= self.influence if d.deck == "B" else self.trading
+        val += self.worth(v, self.village(v, data, 0 if d.deck == "B" else 1))
+        val -= sum(o.pay[c] * self.crew_card(v, data, c) * 0.8 for c in range(5) if o.pay[c])
+        val -= o.pay[5] * self.recruit
+        if d.cost_kind == SAME:
+            val += 0.5
+        owned = v.owned[v.seat]
+        if (
+            HELMET in v.artifacts
+            and d.deck == "B"
+            and v.rules.get("helmet", "stack") == "stack"
+            and owned
+            and data.destinations[owned[-1]].deck == "A"
+        ):
+            val += 1.0  # ruling R16: an extra Recruit
+        return val
+
     def value(self, v: KnarrView, o: Option) -> float:
         data: KnarrData = v.data
         me = v.seat
@@ -117,15 +171,14 @@ class KnarrBase(Strategy):
                     val -= self.recruit
             return val
         if k == "explore":
-            d = data.destinations[o.b]
-            val = self.worth(v, d.gain) + self.row_worth(v, d.row)
-            val *= self.influence if d.deck == "B" else self.trading
-            val += self.worth(v, self.village(v, data, 0 if d.deck == "B" else 1))
-            val -= sum(o.pay[c] * self.crew_card(v, data, c) * 0.8 for c in range(5))
-            val -= o.pay[5] * self.recruit
-            if d.cost_kind == SAME:
-                val += 0.5
-            return val
+            memo = self._memo if self._memo_view is v else {}
+            key = (o.b, o.pay)
+            if key not in memo:
+                memo[key] = self.explore_value(v, o)
+            for x in o.cards:
+                if x not in memo:
+                    memo[x] = self.asset_loss(v, (x,))
+            return memo[key] - sum(memo[x] for x in o.cards)
         if k == "trade":
             if o.a < self.trade_min and v.bracelets[me] < 3:
                 return -1.0
@@ -144,7 +197,7 @@ class KnarrBase(Strategy):
             val += 0.25 * t / 3 * raids
             return self.building * val - b.cost * self.coin * 0.7
         if k == "discard":
-            return -len(v.crews[me][o.a][-1:]) + 0.1 * len(v.crews[me][o.a])
+            return -1.0 + 0.1 * len(v.crews[me][o.a]) - self.asset_loss(v, (o.b,))
         if k == "reserve":
             d = data.destinations[o.b]
             return 0.2 * self.worth(v, d.gain)
@@ -155,6 +208,7 @@ class KnarrBase(Strategy):
         return 0.0  # end, pass, skip
 
     def choose(self, view: KnarrView, options: Sequence[Option]) -> Option:
+        self._memo, self._memo_view = {}, view  # one decision's Explore values (``explore_value``)
         best, best_v = [], -1e18
         for o in options:
             val = self.value(view, o)
@@ -175,16 +229,24 @@ class CollectorStrategy(KnarrBase):
     """``collector``: races Lands of Influence, keeps a broad crew of the colours they ask for."""
 
     name = "collector"
-    params = KnarrBase.params | {"influence": (float, 1.5), "new_colour": (float, 0.6), "need": (float, 1.0),
-                                 "trading": (float, 0.7)}
+    params = KnarrBase.params | {
+        "influence": (float, 1.5),
+        "new_colour": (float, 0.6),
+        "need": (float, 1.0),
+        "trading": (float, 0.7),
+    }
 
 
 class TraderStrategy(KnarrBase):
     """``trader``: trade-row engine; Trading Lands' rows double, banks bracelets to trade 3 at a time."""
 
     name = "trader"
-    params = KnarrBase.params | {"row": (float, 2.0), "bracelet": (float, 1.2), "trade_min": (int, 3),
-                                 "influence": (float, 0.8)}
+    params = KnarrBase.params | {
+        "row": (float, 2.0),
+        "bracelet": (float, 1.2),
+        "trade_min": (int, 3),
+        "influence": (float, 0.8),
+    }
 
 
 class HoarderStrategy(KnarrBase):
@@ -199,4 +261,3 @@ class ArchitectStrategy(KnarrBase):
 
     name = "architect"
     params = KnarrBase.params | {"coin": (float, 1.1), "building": (float, 1.8)}
-

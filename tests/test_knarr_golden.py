@@ -63,8 +63,16 @@ def _parts(folder: Path) -> dict[str, bytes]:
 
 def test_jobs_1_and_2_write_byte_identical_records(tmp_path):
     """Determinism: a run is a function of its seed and configuration, not of --jobs."""
-    common = dict(game="knarr", players=3, games=6, strategies=["greedy", "hoarder", "random"],
-                  seed=11, chunk_size=2, progress=False, rules={"skali": "true"})
+    common = dict(
+        game="knarr",
+        players=3,
+        games=6,
+        strategies=["greedy", "hoarder", "random"],
+        seed=11,
+        chunk_size=2,
+        progress=False,
+        rules={"skali": "true"},
+    )
     run(RunConfig(**common, jobs=1, out=tmp_path / "a"))
     run(RunConfig(**common, jobs=2, out=tmp_path / "b"))
     a, b = _parts(tmp_path / "a"), _parts(tmp_path / "b")
@@ -86,7 +94,17 @@ def test_same_seed_twice_same_game_other_seed_differs():
 
 def test_greedy_beats_random_clearly(tmp_path):
     out = tmp_path / "gr"
-    run(RunConfig(game="knarr", players=2, games=30, strategies=["greedy", "random"], jobs=1, seed=3,
-                  out=out, progress=False))
+    run(
+        RunConfig(
+            game="knarr",
+            players=2,
+            games=30,
+            strategies=["greedy", "random"],
+            jobs=1,
+            seed=3,
+            out=out,
+            progress=False,
+        )
+    )
     seats = pl.read_parquet(out / "seats" / "*.parquet")
     assert seats.filter(pl.col("strategy") == "greedy")["win_share"].mean() > 0.85

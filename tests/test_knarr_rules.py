@@ -20,8 +20,17 @@ def new(n=3, seed=1, **rules_):
 def g(**kw):
     out = [0] * N_ASSETS
     for k, v in kw.items():
-        out[{"vp": VP, "bracelet": BRACELET, "recruit": RECRUIT, "rep": REP, "card": CARD, "coin": COIN,
-             "raid": RAID}[k]] = v
+        out[
+            {
+                "vp": VP,
+                "bracelet": BRACELET,
+                "recruit": RECRUIT,
+                "rep": REP,
+                "card": CARD,
+                "coin": COIN,
+                "raid": RAID,
+            }[k]
+        ] = v
     return tuple(out)
 
 
@@ -192,8 +201,9 @@ def test_explore_pays_gains_and_refills():
     opt = Option("explore", 3, dest(24), (0, 0, 0, 0, 0, 3))
     assert opt not in GAME.legal_options(s, 0)  # 5 cards needed, 3 recruits at most
     for c in range(5):
-        s.crews[0][c].append(s.deck.pop())
-    opt = Option("explore", 3, dest(24), (1, 1, 1, 1, 1, 0))
+        s.crews[0][c].append(cards_of(c, VP)[0])
+    paid = tuple(col[0] for col in s.crews[0])
+    opt = Option("explore", 3, dest(24), (1, 1, 1, 1, 1, 0), paid)
     GAME.apply(s, {0: opt})
     assert s.vp[0] == 4 and s.rep[0] == 1 and s.visible[3] == dest(22) and dest(24) in s.owned[0]
     assert sum(len(c) for c in s.crews[0]) == 1 and len(s.discard) == 5  # the card asset drew one
@@ -247,9 +257,65 @@ def test_empty_deck_and_discard_the_most_vikings_discard_one():
     assert s.phase == DISCARD and GAME.to_move(s) == (1,)
     opts = GAME.legal_options(s, 1)
     assert all(o.kind == "discard" for o in opts)
-    GAME.apply(s, {1: opts[0]})
+    # ruling R4: one option per distinct Viking (colour and asset), the card of the player's choice
+    assert len({(o.a, DATA.viking_asset[o.b]) for o in opts}) == len(opts)
+    pick = opts[0]
+    GAME.apply(s, {1: pick})
+    assert pick.b not in s.crews[1][pick.a] and pick.b in s.board  # discarded, then drawn to refill
     assert s.phase != DISCARD and all(b >= 0 for b in s.board)
     assert sorted(all_vikings(s)) == DATA.deck_for(3)
+
+
+def _crew(s, seat, columns):
+    """Give ``seat`` a crew: colour -> assets in the order placed; the cards come from wherever they are."""
+    s.crews[seat] = [[], [], [], [], []]
+    for colour, assets in columns.items():
+        used: list[int] = []
+        for asset in assets:
+            card = next(c for c in cards_of(colour, asset, s.n_players) if c not in used)
+            used.append(card)
+            for pile in [s.deck, s.discard, *s.hands, *[col for crew in s.crews for col in crew]]:
+                if card in pile:
+                    pile.remove(card)
+            if card in s.board:
+                s.board[s.board.index(card)] = s.deck.pop()
+            s.crews[seat][colour].append(card)
+
+
+def test_explore_the_player_chooses_which_vikings_pay():
+    """A.5 Explore: 'pay its cost by discarding Vikings from your crew zone' (BGA PayDestination: 'must
+    choose the cards to pay'); ruling R4: one option per column left behind, not the last card placed."""
+    s = new(4)
+    _crew(s, 0, {0: [VP, BRACELET, VP], 3: [REP, REP]})  # red: VP, bracelet, VP; blue: rep, rep
+    s.recruits[0] = 0
+    s.visible[3] = dest(28)  # B2 R2
+    total = len(all_vikings(s))
+    opts = [o for o in GAME.legal_options(s, 0) if o.kind == "explore" and o.a == 3]
+    red, blue = list(s.crews[0][0]), list(s.crews[0][3])
+    # red keeps one of {VP, bracelet} or {VP, VP}; blue's two reputation cards are interchangeable
+    kept = sorted(sorted(DATA.viking_asset[c] for c in red if c not in o.cards) for o in opts)
+    assert kept == [[VP], [BRACELET]] and all(set(blue) <= set(o.cards) for o in opts)
+    keep_bracelet = next(o for o in opts if red[1] not in o.cards)
+    assert keep_bracelet.cards[:2] == (red[0], red[2])  # both VP Vikings go
+    GAME.apply(s, {0: keep_bracelet})
+    assert [DATA.viking_asset[c] for c in s.crews[0][0]] == [BRACELET] and not s.crews[0][3]
+    assert len(all_vikings(s)) == total and {red[0], red[2]} <= set(s.discard)
+
+
+def test_column_choices_offer_only_distinct_outcomes():
+    """Ruling R4: cards of one column with the same asset are interchangeable ('Gain the asset of every card
+    in that column', A.5 Recruit step 2), so the choices are the multisets of assets discarded; the
+    representative Vikings are the last placed of each asset."""
+    s = new(4)
+    _crew(s, 0, {1: [VP, REP, VP, BRACELET]})
+    col = s.crews[0][1]
+    two = rules.column_choices(DATA, col, 2)
+    assets = [sorted(DATA.viking_asset[c] for c in ch) for ch in two]
+    assert sorted(assets) == sorted([[VP, VP], [VP, BRACELET], [VP, REP], [BRACELET, REP]])
+    assert (col[2],) in rules.column_choices(DATA, col, 1) and (col[0],) not in rules.column_choices(
+        DATA, col, 1
+    )
+    assert rules.column_choices(DATA, col, 0) == [()] and rules.column_choices(DATA, col, 5) == []
 
 
 def test_forty_vp_finishes_the_round_then_tiebreak():
@@ -311,8 +377,13 @@ def test_activation_rows():
     """Lines 36-39: Land of Influence -> raid + bracelet; Trading Land -> raid; same colour -> nothing;
     new colour -> coin + raid. Plus every Building's row for that action (line 34)."""
     from sim.games.knarr.data import ROW_EXPLORE_A, ROW_EXPLORE_B, ROW_RECRUIT_NEW, ROW_RECRUIT_OLD
-    cases = [(ROW_EXPLORE_B, (1, 0, 1)), (ROW_EXPLORE_A, (1, 0, 0)), (ROW_RECRUIT_OLD, (0, 0, 0)),
-             (ROW_RECRUIT_NEW, (1, 1, 0))]
+
+    cases = [
+        (ROW_EXPLORE_B, (1, 0, 1)),
+        (ROW_EXPLORE_A, (1, 0, 0)),
+        (ROW_RECRUIT_OLD, (0, 0, 0)),
+        (ROW_RECRUIT_NEW, (1, 1, 0)),
+    ]
     for row, (raid, coin, bracelet) in cases:
         s = new(3, skali=True)
         s.bracelets[0] = s.coins[0] = 0
@@ -435,6 +506,7 @@ def test_artifact_silver_coins_and_amulet():
     """A.7 Silver Coins 'you recruit a Viking beyond the 3rd of one colour: +1 VP for each such Viking';
     Amulet 'you complete a line of 5 different colours: +1 bracelet, +1 recruit, +1 reputation'."""
     from sim.games.knarr.state import AMULET, SILVER_COINS
+
     s = new(4, artifacts=True)
     s.artifacts = (SILVER_COINS, AMULET)
     card = s.hands[0][0]
@@ -456,6 +528,7 @@ def test_artifact_cauldron_takes_any_viking_free_on_the_second_of_a_colour():
     """A.7 Cauldron: 'you recruit the 2nd Viking of one colour: take any visible Viking instead of the forced
     one'."""
     from sim.games.knarr.state import CAULDRON
+
     s = new(4, artifacts=True)
     s.artifacts = (CAULDRON,)
     card = s.hands[0][0]
@@ -469,3 +542,48 @@ def test_artifact_cauldron_takes_any_viking_free_on_the_second_of_a_colour():
     assert Option("recruit", card, other) in GAME.legal_options(s, 0)
     GAME.apply(s, {0: Option("recruit", card, other)})
     assert s.recruits[0] == sum(DATA.viking_asset[x] == RECRUIT for x in s.crews[0][c])
+
+
+def _helmet_explore(previous: int, **switches):
+    """Seat 0 holds ``previous`` (a destination id), then explores Land of Influence 28 (B2 R2)."""
+    from sim.games.knarr.state import HELMET
+
+    s = new(3, artifacts=True, **switches)
+    s.artifacts = (HELMET,)
+    s.owned[0] = [dest(previous)]
+    _crew(s, 0, {0: [VP, VP], 3: [REP, REP]})
+    s.visible[3] = dest(28)
+    opt = next(o for o in GAME.legal_options(s, 0) if o.kind == "explore" and o.a == 3)
+    GAME.apply(s, {0: opt})
+    return s
+
+
+def test_helmet_land_of_influence_directly_onto_a_trading_land_gives_a_recruit():
+    """A.7 'Helmet | you place a just-explored Land of Influence directly onto a Trading Land | an immediate
+    extra Recruit action'; ruling R16 (BGA ArtifactManager handleEndExplore: the destination placed before
+    it is a Trading Land; no trade row is covered)."""
+    from sim.games.knarr.state import BONUS, SKIP
+
+    s = _helmet_explore(15)  # Trading Land 15 (Y2), then Land of Influence 28
+    assert s.phase == BONUS and s.bonus == ["recruit"] and not s.covered[0]
+    opts = GAME.legal_options(s, 0)
+    assert SKIP in opts and {o.kind for o in opts} == {"recruit", "skip"}
+    assert DATA.destinations[dest(15)].row in rules.trade_rows(s, DATA, 0)  # still counts
+    card = next(o for o in opts if o.kind == "recruit")
+    GAME.apply(s, {0: card})
+    assert s.stats["recruits_played"][0] == 1 and s.stats["explores"][0] == 1
+    s = _helmet_explore(22)  # on top of a Land of Influence: no Helmet
+    assert s.phase == TURN and not s.bonus
+
+
+def test_helmet_cover_switch():
+    """Ruling R16, ``--rule helmet=cover``: A.7 'place ... directly onto a Trading Land' read as covering
+    any own Trading Land (its trade row stops counting), then the extra Recruit."""
+    s = _helmet_explore(22, helmet="cover")
+    s.owned[0].insert(0, dest(15))
+    opts = GAME.legal_options(s, 0)
+    cover = Option("cover", 0, dest(15))
+    assert s.bonus == ["cover"] and cover in opts
+    GAME.apply(s, {0: cover})
+    assert s.covered[0] == [dest(15)] and s.bonus == ["recruit"]
+    assert DATA.destinations[dest(15)].row not in rules.trade_rows(s, DATA, 0)

@@ -29,6 +29,17 @@ RULE_SWITCHES = (
         doc="The artifact variant (knarr.md A.7): one random Artifact; with 2 players the Mead Cup as well.",
     ),
     RuleSwitch(
+        name="helmet",
+        default="stack",
+        choices=("stack", "cover"),
+        doc="R16: the Helmet artifact (knarr.md A.7 'you place a just-explored Land of Influence directly "
+        "onto a Trading Land: an immediate extra Recruit action'). stack = BGA ArtifactManager "
+        "handleEndExplore: the Land of Influence explored lands on top of the player's destinations right "
+        "after a Trading Land (the one explored before it); no trade row is lost; optional extra Recruit. "
+        "cover = the player may cover any own Trading Land with it (that trade row stops counting) for the "
+        "extra Recruit.",
+    ),
+    RuleSwitch(
         name="ship",
         default="normal",
         choices=("normal", "advanced"),
@@ -65,15 +76,28 @@ class Knarr:
     max_players = 4
     rule_switches = RULE_SWITCHES
     action_fields = ("round", "a", "b", "cards", "recruits_paid")
-    part_fields = ("tiebreak", "reputation", "recruits", "bracelets", "coins", "raid_tokens", "destinations",
-                   "lands_of_influence", "buildings", "crew", "raids_in_game", *STATS)
+    part_fields = (
+        "tiebreak",
+        "reputation",
+        "recruits",
+        "bracelets",
+        "coins",
+        "raid_tokens",
+        "destinations",
+        "lands_of_influence",
+        "buildings",
+        "crew",
+        "raids_in_game",
+        *STATS,
+    )
     default_max_decisions = 4000
 
     def load_data(self, path: str | None) -> KnarrData:
         return _load(str(path) if path else None)
 
-    def new_state(self, n_players: int, rules_config: dict[str, Any], data: KnarrData, seed: int
-                  ) -> KnarrState:
+    def new_state(
+        self, n_players: int, rules_config: dict[str, Any], data: KnarrData, seed: int
+    ) -> KnarrState:
         config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
         state = rules.new_game(data, n_players, config, seed)
         state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
@@ -119,19 +143,30 @@ class Knarr:
         best = max(keys)
         parts = []
         for p in range(state.n_players):
-            parts.append({
-                "tiebreak": float(tb[p]), "reputation": float(state.rep[p]),
-                "recruits": float(state.recruits[p]),
-                "bracelets": float(state.bracelets[p]), "coins": float(state.coins[p]),
-                "raid_tokens": float(state.raids[p]), "destinations": float(len(state.owned[p])),
-                "lands_of_influence": float(sum(data.destinations[d].deck == "B" for d in state.owned[p])),
-                "buildings": float(len(state.buildings[p])) if state.buildings else 0.0,
-                "crew": float(sum(len(c) for c in state.crews[p])),
-                "raids_in_game": float(len(state.raid_log)),
-                **{k: float(v[p]) for k, v in state.stats.items()},
-            })
-        return Result(scores=scores, ranks=ranks_from_scores(keys),
-                      winners=[i for i, k in enumerate(keys) if k == best], parts=parts)
+            parts.append(
+                {
+                    "tiebreak": float(tb[p]),
+                    "reputation": float(state.rep[p]),
+                    "recruits": float(state.recruits[p]),
+                    "bracelets": float(state.bracelets[p]),
+                    "coins": float(state.coins[p]),
+                    "raid_tokens": float(state.raids[p]),
+                    "destinations": float(len(state.owned[p])),
+                    "lands_of_influence": float(
+                        sum(data.destinations[d].deck == "B" for d in state.owned[p])
+                    ),
+                    "buildings": float(len(state.buildings[p])) if state.buildings else 0.0,
+                    "crew": float(sum(len(c) for c in state.crews[p])),
+                    "raids_in_game": float(len(state.raid_log)),
+                    **{k: float(v[p]) for k, v in state.stats.items()},
+                }
+            )
+        return Result(
+            scores=scores,
+            ranks=ranks_from_scores(keys),
+            winners=[i for i, k in enumerate(keys) if k == best],
+            parts=parts,
+        )
 
     def to_dict(self, state: KnarrState) -> dict[str, Any]:
         doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data")}

@@ -5,7 +5,7 @@ Rulings (R1...) are in RULINGS.md; line references are to the expansion text.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 import numpy as np
@@ -76,12 +76,25 @@ def new_game(data: KnarrData, n: int, rules: dict[str, Any], seed: int) -> Knarr
     rng.shuffle(dest_a)
     rng.shuffle(dest_b)
     state = KnarrState(
-        n_players=n, seed=seed, rules=dict(rules), rng=rng, deck=deck, discard=[], board=[-1] * 5,
-        hands=[[] for _ in range(n)], crews=[[[] for _ in range(5)] for _ in range(n)],
-        vp=[0] * n, rep=[0] * n, recruits=[int(setup["recruits"])] * n,
+        n_players=n,
+        seed=seed,
+        rules=dict(rules),
+        rng=rng,
+        deck=deck,
+        discard=[],
+        board=[-1] * 5,
+        hands=[[] for _ in range(n)],
+        crews=[[[] for _ in range(5)] for _ in range(n)],
+        vp=[0] * n,
+        rep=[0] * n,
+        recruits=[int(setup["recruits"])] * n,
         bracelets=[int(setup["bracelets"])] * n,
-        deck_a=dest_a, deck_b=dest_b, visible=[-1] * 6, owned=[[] for _ in range(n)],
-        covered=[[] for _ in range(n)], reserved=[[] for _ in range(n)],
+        deck_a=dest_a,
+        deck_b=dest_b,
+        visible=[-1] * 6,
+        owned=[[] for _ in range(n)],
+        covered=[[] for _ in range(n)],
+        reserved=[[] for _ in range(n)],
         stats={k: [0] * n for k in STATS},
     )
     nv = int(setup["visible_trading"])
@@ -114,8 +127,10 @@ def new_game(data: KnarrData, n: int, rules: dict[str, Any], seed: int) -> Knarr
         state.raid_reserve = int(setup["raid_reserve"])
         state.building_deck = list(range(len(data.buildings)))
         rng.shuffle(state.building_deck)
-        state.display = [state.building_deck.pop() if state.building_deck else -1
-                         for _ in range(int(setup["building_display"]))]
+        state.display = [
+            state.building_deck.pop() if state.building_deck else -1
+            for _ in range(int(setup["building_display"]))
+        ]
         state.buildings = [[] for _ in range(n)]
         state.renewal = [n == 2] * n  # knarr-skali-expansion.txt:16 "set to the ready side" (2 players)
     else:
@@ -329,8 +344,10 @@ def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> li
     d = data.destinations[dest]
     out: list[tuple[int, ...]] = []
     if d.cost_kind == COLOURS_COST:
-        ranges = [range(max(0, need - recruits), min(have, need) + 1) if need else range(1)
-                  for need, have in zip(d.cost, counts, strict=True)]
+        ranges = [
+            range(max(0, need - recruits), min(have, need) + 1) if need else range(1)
+            for need, have in zip(d.cost, counts, strict=True)
+        ]
         _product(ranges, [], out, d.cost, recruits)
     elif d.cost_kind == SAME:
         for c in range(5):
@@ -385,16 +402,68 @@ def recruit_options(state: KnarrState, data: KnarrData, seat: int) -> list[Optio
     return out
 
 
+def column_choices(data: KnarrData, column: list[int], k: int) -> list[tuple[int, ...]]:
+    """The distinct ways to discard ``k`` Vikings from one colour column (A.5 Explore: 'pay its cost by
+    discarding Vikings from your crew zone'; ruling R4: the player chooses which).
+
+    Cards of one column with the same asset are interchangeable (A.5 Recruit step 2 gains 'the asset of
+    every card in that column'), so there is one choice per multiset of assets discarded, i.e. per
+    column left behind. The representative cards are the last placed of each asset; a choice lists its
+    cards by asset, then in the order placed.
+    """
+    if k == 0:
+        return [()]
+    groups: dict[int, list[int]] = {}
+    for card in column:
+        groups.setdefault(data.viking_asset[card], []).append(card)
+    piles = [groups[a] for a in sorted(groups)]
+    out: list[tuple[int, ...]] = []
+
+    def take(i: int, left: int, chosen: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(chosen)
+            return
+        if i == len(piles) or left > sum(len(p) for p in piles[i:]):
+            return
+        pile = piles[i]
+        for t in range(min(left, len(pile)), -1, -1):
+            take(i + 1, left - t, chosen + tuple(pile[len(pile) - t :]))
+
+    take(0, k, ())
+    return out
+
+
 def explore_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    """One option per destination, count per colour and recruits (``payments``) and choice of the
+    Vikings inside each column (``column_choices``, ruling R4)."""
     out = []
-    counts = crew_counts(state, seat)
+    crew = state.crews[seat]
+    counts = [len(col) for col in crew]
     r = state.recruits[seat]
     slots = [(i, d) for i, d in enumerate(state.visible) if d >= 0]
     slots += [(6 + i, d) for i, d in enumerate(state.reserved[seat])]
+    choices: dict[tuple[int, int], list[tuple[int, ...]]] = {}
     for slot, dest in slots:
         for pay in payments(data, counts, r, dest):
-            out.append(Option("explore", slot, dest, pay))
+            per_colour = []
+            for c in range(5):
+                key = (c, pay[c])
+                if key not in choices:
+                    choices[key] = column_choices(data, crew[c], pay[c])
+                per_colour.append(choices[key])
+            for combo in product(*per_colour):
+                out.append(Option("explore", slot, dest, pay, tuple(x for part in combo for x in part)))
     return out
+
+
+def discard_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
+    """A.5 'Empty Viking deck: ... each discard one of their choice' (ruling R4: one option per distinct
+    Viking, i.e. per colour and asset; the representative is the last placed of that asset)."""
+    return [
+        Option("discard", c, cards[0])
+        for c, col in enumerate(state.crews[seat])
+        for cards in column_choices(data, col, 1)
+    ]
 
 
 def free_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
@@ -404,8 +473,11 @@ def free_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
         out.extend(Option("trade", k) for k in range(1, min(3, state.bracelets[seat]) + 1))
     if skali(state):
         if not state.developed:
-            out.extend(Option("develop", i) for i, b in enumerate(state.display)
-                       if b >= 0 and data.buildings[b].cost <= state.coins[seat])
+            out.extend(
+                Option("develop", i)
+                for i, b in enumerate(state.display)
+                if b >= 0 and data.buildings[b].cost <= state.coins[seat]
+            )
         if state.n_players == 2 and state.renewal[seat] and state.building_deck:
             live = [i for i, b in enumerate(state.display) if b >= 0]
             out.extend(Option("renew", pay=(i,)) for i in live)
@@ -417,7 +489,7 @@ def options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
     if state.phase == OVER or seat not in to_move(state):
         return []
     if state.phase == DISCARD:
-        return [Option("discard", c) for c, n in enumerate(crew_counts(state, seat)) if n]
+        return discard_options(state, data, seat)
     if state.phase == BONUS:
         return bonus_options(state, data, seat)
     if state.acted:
@@ -441,8 +513,14 @@ def bonus_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]
     if what == "swap":
         return [*(Option("swap", i) for i in range(5) if state.board[i] >= 0), SKIP]
     if what == "cover":
-        return [*(Option("cover", i, d) for i, d in enumerate(state.owned[seat])
-                  if data.destinations[d].deck == "A" and d not in state.covered[seat]), SKIP]
+        return [
+            *(
+                Option("cover", i, d)
+                for i, d in enumerate(state.owned[seat])
+                if data.destinations[d].deck == "A" and d not in state.covered[seat]
+            ),
+            SKIP,
+        ]
     raise AssertionError(what)
 
 
@@ -521,9 +599,11 @@ def apply_discards(state: KnarrState, data: KnarrData, choices: dict[int, Any]) 
             raise IllegalChoice("not this player's decision", seat=seat)
         if option not in options(state, data, seat):
             raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
-        picks[seat] = Option(*option).a
-    for seat, colour in picks.items():
-        state.discard.append(state.crews[seat][colour].pop())  # ruling R4: the last card placed there
+        o = Option(*option)
+        picks[seat] = (o.a, o.b)
+    for seat, (colour, card) in picks.items():
+        state.crews[seat][colour].remove(card)  # ruling R4: the Viking of their choice
+        state.discard.append(card)
     slots, state.pending_refill = state.pending_refill, []
     state.phase = state.resume
     for slot in slots:
@@ -580,12 +660,14 @@ def recruit(state: KnarrState, data: KnarrData, seat: int, option: Option) -> No
 
 
 def explore(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
-    """A.5 Explore: pay (recruits cover missing cards 1:1), take the destination, gain, refill."""
+    """A.5 Explore: pay with the chosen Vikings (ruling R4; recruits cover missing cards 1:1), take the
+    destination, gain, refill. Helmet (A.7, ruling R16): a Land of Influence placed directly onto a Trading
+    Land gives an extra Recruit."""
     slot, dest, pay = option.a, option.b, option.pay
     before = crew_counts(state, seat)
-    for c in range(5):
-        for _ in range(pay[c]):
-            state.discard.append(state.crews[seat][c].pop())  # ruling R4: last placed first
+    for card in option.cards:  # ruling R4: the Vikings of the player's choice
+        state.crews[seat][data.viking_colour[card]].remove(card)
+        state.discard.append(card)
     state.recruits[seat] -= pay[5]
     if slot >= 6:
         state.reserved[seat].pop(slot - 6)
@@ -603,7 +685,10 @@ def explore(state: KnarrState, data: KnarrData, seat: int, option: Option) -> No
     if MEAD_CUP in arts:
         state.bonus.append("swap")
     if HELMET in arts and d.deck == "B":
-        state.bonus.append("cover")
+        if state.rules.get("helmet", "stack") == "cover":
+            state.bonus.append("cover")  # ruling R16, switch helmet=cover
+        elif len(state.owned[seat]) >= 2 and data.destinations[state.owned[seat][-2]].deck == "A":
+            state.bonus.append("recruit")  # ruling R16: placed directly onto a Trading Land (BGA)
 
 
 def after_action(state: KnarrState, data: KnarrData, seat: int, before: list[int]) -> None:

@@ -15,8 +15,16 @@ PHASES = ("turn", "discard", "bonus", "over")
 ARTIFACTS = ("amulet", "weathervane", "golden_bracelet", "cauldron", "helmet", "mead_cup", "silver_coins")
 AMULET, WEATHERVANE, GOLDEN_BRACELET, CAULDRON, HELMET, MEAD_CUP, SILVER_COINS = range(7)
 
-STATS = ("recruits_played", "explores", "trades", "bracelets_traded", "buildings_bought", "raids_won",
-         "raids_lost", "passes")
+STATS = (
+    "recruits_played",
+    "explores",
+    "trades",
+    "bracelets_traded",
+    "buildings_bought",
+    "raids_won",
+    "raids_lost",
+    "passes",
+)
 
 
 class Option(NamedTuple):
@@ -24,10 +32,13 @@ class Option(NamedTuple):
 
     recruit: a = Viking card id played, b = board slot taken (-1: none, the slot of its colour is empty).
     explore: a = destination slot (0-2 Trading Lands, 3-5 Lands of Influence, 6+ reserved), b = destination
-             index, pay = cards discarded per colour (R, Y, G, B, P) then recruits spent.
+             index, pay = cards discarded per colour (R, Y, G, B, P) then recruits spent, cards = the crew
+             Vikings discarded (ruling R4: the player chooses them; one option per distinct set of assets
+             left behind, the representative cards being the last placed of each asset).
     trade: a = bracelets spent (1-3).  develop: a = Building display slot.  renew: pay = display slots.
-    discard: a = colour of the crew card discarded (deck exhaustion).  reserve: a = destination slot.
-    swap: a = board slot replaced (Mead Cup).  cover: a = index into own destinations (Helmet).
+    discard: a = colour, b = the crew Viking discarded (deck exhaustion; ruling R4 as for explore).
+    reserve: a = destination slot.  swap: a = board slot replaced (Mead Cup).
+    cover: a = index into own destinations (Helmet, ``--rule helmet=cover``).
     end: end the turn.  pass: no action is possible.  skip: decline an artifact bonus.
     """
 
@@ -35,10 +46,23 @@ class Option(NamedTuple):
     a: int = -1
     b: int = -1
     pay: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
 
 
-KINDS = ("recruit", "explore", "trade", "develop", "renew", "end", "pass", "discard", "reserve", "swap",
-         "cover", "skip")
+KINDS = (
+    "recruit",
+    "explore",
+    "trade",
+    "develop",
+    "renew",
+    "end",
+    "pass",
+    "discard",
+    "reserve",
+    "swap",
+    "cover",
+    "skip",
+)
 END = Option("end")
 PASS = Option("pass")
 SKIP = Option("skip")

@@ -39,41 +39,63 @@ def _read(folder: Path, table: str) -> pl.DataFrame:
 
 def seat_advantage(folder: Path) -> pl.DataFrame:
     seats = _read(folder, "seats")
-    out = seats.group_by("seat").agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
-                                     pl.col("score").mean().round(2).alias("mean_score")).sort("seat")
+    out = (
+        seats.group_by("seat")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("win_share").sum().alias("wins"),
+            pl.col("score").mean().round(2).alias("mean_score"),
+        )
+        .sort("seat")
+    )
     ci = [wilson(w, n) for w, n in zip(out["wins"], out["games"], strict=True)]
-    return out.with_columns((pl.col("wins") / pl.col("games")).round(3).alias("win_share"),
-                            pl.Series("ci_low", [c[0] for c in ci]), pl.Series("ci_high", [c[1] for c in ci]))
+    return out.with_columns(
+        (pl.col("wins") / pl.col("games")).round(3).alias("win_share"),
+        pl.Series("ci_low", [c[0] for c in ci]),
+        pl.Series("ci_high", [c[1] for c in ci]),
+    )
 
 
 def score_spread(folder: Path) -> pl.DataFrame:
     seats = _read(folder, "seats")
     per = seats.group_by("game_id").agg(
         (pl.col("score").max() - pl.col("score").min()).alias("first_minus_last"),
-        (pl.col("score").sort(descending=True).get(0) - pl.col("score").sort(descending=True).get(1))
-        .alias("first_minus_second"),
-        pl.col("score").max().alias("winning_score"))
-    return per.select(pl.all().exclude("game_id").mean().round(2).name.suffix("_mean"),
-                      pl.all().exclude("game_id").std().round(2).name.suffix("_sd"))
+        (pl.col("score").sort(descending=True).get(0) - pl.col("score").sort(descending=True).get(1)).alias(
+            "first_minus_second"
+        ),
+        pl.col("score").max().alias("winning_score"),
+    )
+    return per.select(
+        pl.all().exclude("game_id").mean().round(2).name.suffix("_mean"),
+        pl.all().exclude("game_id").std().round(2).name.suffix("_sd"),
+    )
 
 
 def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
     """Win share of the seats holding each destination (kind 'explore') or Building (kind 'develop')."""
     data = load()
-    names = ([f"D{d.id}{d.deck}" for d in data.destinations] if kind == "explore"
-             else [f"B{b.id}" for b in data.buildings])
+    names = (
+        [f"D{d.id}{d.deck}" for d in data.destinations]
+        if kind == "explore"
+        else [f"B{b.id}" for b in data.buildings]
+    )
     turns = _read(folder, "turns").filter(pl.col("kind") == kind).select("game_id", "seat", "b").unique()
     seats = _read(folder, "seats").select("game_id", "seat", "win_share")
     held = turns.join(seats, on=["game_id", "seat"])
     out = held.group_by("b").agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
     out = out.filter(pl.col("held") >= min_games).with_columns(
         (pl.col("wins") / pl.col("held")).round(3).alias("win_share_when_held"),
-        pl.col("b").map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"))
+        pl.col("b").map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"),
+    )
     ci = [wilson(w, n) for w, n in zip(out["wins"], out["held"], strict=True)]
-    return out.with_columns(pl.Series("ci_low", [c[0] for c in ci], dtype=pl.Float64),
-                            pl.Series("ci_high", [c[1] for c in ci], dtype=pl.Float64)
-                            ).sort("win_share_when_held", descending=True).select(
-        "card", "held", "win_share_when_held", "ci_low", "ci_high")
+    return (
+        out.with_columns(
+            pl.Series("ci_low", [c[0] for c in ci], dtype=pl.Float64),
+            pl.Series("ci_high", [c[1] for c in ci], dtype=pl.Float64),
+        )
+        .sort("win_share_when_held", descending=True)
+        .select("card", "held", "win_share_when_held", "ci_low", "ci_high")
+    )
 
 
 def raid_frequency(folder: Path) -> pl.DataFrame:
@@ -82,9 +104,13 @@ def raid_frequency(folder: Path) -> pl.DataFrame:
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
     per_game = seats.group_by("game_id").agg(pl.col("raids_in_game").first())
-    return pl.DataFrame({"games": [per_game.height],
-                         "raids_per_game": [per_game["raids_in_game"].mean()],
-                         "share_with_raid": [(per_game["raids_in_game"] > 0).mean()]})
+    return pl.DataFrame(
+        {
+            "games": [per_game.height],
+            "raids_per_game": [per_game["raids_in_game"].mean()],
+            "share_with_raid": [(per_game["raids_in_game"] > 0).mean()],
+        }
+    )
 
 
 def raid_favour(folder: Path) -> pl.DataFrame:
@@ -92,22 +118,36 @@ def raid_favour(folder: Path) -> pl.DataFrame:
     seats = _read(folder, "seats")
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
-    return seats.with_columns((pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).alias("raid_net")
-                              ).group_by("raid_net").agg(pl.len().alias("seats"), pl.col("win_share").sum()
-                                                         .alias("wins"), pl.col("win_share").mean().round(3)
-                                                         ).sort("raid_net")
+    return (
+        seats.with_columns((pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).alias("raid_net"))
+        .group_by("raid_net")
+        .agg(
+            pl.len().alias("seats"),
+            pl.col("win_share").sum().alias("wins"),
+            pl.col("win_share").mean().round(3),
+        )
+        .sort("raid_net")
+    )
 
 
 def raids(folder: Path) -> pl.DataFrame:
     seats = _read(folder, "seats")
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
-    summary = seats.group_by("strategy").agg(
-        pl.col("raids_won").mean().round(2), pl.col("raids_lost").mean().round(2),
-        pl.col("win_share").mean().round(3)).sort("strategy")
+    summary = (
+        seats.group_by("strategy")
+        .agg(
+            pl.col("raids_won").mean().round(2),
+            pl.col("raids_lost").mean().round(2),
+            pl.col("win_share").mean().round(3),
+        )
+        .sort("strategy")
+    )
     freq = raid_frequency(folder).row(0, named=True)
-    print(f"raids per game: mean {freq['raids_per_game']:.2f}, "
-          f"share of games with a raid {freq['share_with_raid']:.2f}")
+    print(
+        f"raids per game: mean {freq['raids_per_game']:.2f}, "
+        f"share of games with a raid {freq['share_with_raid']:.2f}"
+    )
     print(raid_favour(folder).drop("wins"))
     return summary
 

@@ -2,6 +2,8 @@
 
 Crews, destinations, tokens, buildings and the board are face up (knarr.md A.5: Vikings are played
 face-up into the crew zone); hands are secret; the discard pile is public (ruling R9).
+``crews`` lists each colour column's Viking card ids in the order placed (``data.viking_asset`` names
+each one's asset): an Explore's or a discard's option names the Vikings it gives up from them (ruling R4).
 """
 
 from __future__ import annotations
@@ -53,18 +55,40 @@ class KnarrView(NamedTuple):
 
 def view_of(state: KnarrState, data: KnarrData, seat: int) -> KnarrView:
     return KnarrView(
-        seat=seat, n_players=state.n_players, phase=state.phase, round=state.round, current=state.current,
-        acted=state.acted, traded=state.traded, developed=state.developed, end_triggered=state.end_triggered,
-        bonus=tuple(state.bonus), hand=tuple(state.hands[seat]),
+        seat=seat,
+        n_players=state.n_players,
+        phase=state.phase,
+        round=state.round,
+        current=state.current,
+        acted=state.acted,
+        traded=state.traded,
+        developed=state.developed,
+        end_triggered=state.end_triggered,
+        bonus=tuple(state.bonus),
+        hand=tuple(state.hands[seat]),
         hand_sizes=tuple(len(h) for h in state.hands),
-        deck_size=len(state.deck), discard=tuple(state.discard), board=tuple(state.board),
-        visible=tuple(state.visible), dest_left=(len(state.deck_a), len(state.deck_b)),
+        deck_size=len(state.deck),
+        discard=tuple(state.discard),
+        board=tuple(state.board),
+        visible=tuple(state.visible),
+        dest_left=(len(state.deck_a), len(state.deck_b)),
         crews=tuple(tuple(tuple(col) for col in crew) for crew in state.crews),
-        owned=tuple(tuple(o) for o in state.owned), covered=tuple(tuple(o) for o in state.covered),
+        owned=tuple(tuple(o) for o in state.owned),
+        covered=tuple(tuple(o) for o in state.covered),
         reserved=tuple(tuple(o) for o in state.reserved),
-        vp=tuple(state.vp), rep=tuple(state.rep), recruits=tuple(state.recruits),
-        bracelets=tuple(state.bracelets), coins=tuple(state.coins), raids=tuple(state.raids),
-        raid_board=state.raid_board, raid_reserve=state.raid_reserve, display=tuple(state.display),
-        building_deck_size=len(state.building_deck), buildings=tuple(tuple(b) for b in state.buildings),
-        renewal=tuple(state.renewal), artifacts=state.artifacts, rules=dict(state.rules), data=data,
+        vp=tuple(state.vp),
+        rep=tuple(state.rep),
+        recruits=tuple(state.recruits),
+        bracelets=tuple(state.bracelets),
+        coins=tuple(state.coins),
+        raids=tuple(state.raids),
+        raid_board=state.raid_board,
+        raid_reserve=state.raid_reserve,
+        display=tuple(state.display),
+        building_deck_size=len(state.building_deck),
+        buildings=tuple(tuple(b) for b in state.buildings),
+        renewal=tuple(state.renewal),
+        artifacts=state.artifacts,
+        rules=dict(state.rules),
+        data=data,
     )
