@@ -1263,7 +1263,12 @@ def _run_columns(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]
 
 
 def knarr_seat_section(k: Runs) -> Section:
+    """Knarr's only seat section: win rate by seat per run (``analysis.knarr.seat_advantage``) and the
+    game-agnostic tests of equal chances (``balance.balance_tests``) on the same records; the generic
+    seat-balance section leaves Knarr out (``OWN_SEAT_SECTIONS``)."""
     rates = knarr.seat_advantage(k)
+    tests = balance.balance_tests(k)
+    low = tests.sort("chi2_p").row(0, named=True)
     gaps = rates.group_by("run", maintain_order=True).agg(
         pl.col("players").first(),
         pl.col("expansion").first(),
@@ -1284,6 +1289,13 @@ def knarr_seat_section(k: Runs) -> Section:
             "inside its interval, so no seat advantage shows at this sample size."
             if inside
             else "outside its interval, so that seat has an edge."
+        )
+        + f" The chi-square test of equal seat chances is lowest at {p_is(low['chi2_p'])} "
+        f"({players_words(low['players'])}, {low['variant']}, {low['decided']:,} decided games)"
+        + (
+            f", so the seats differ by more than chance there (of {tests.height} groups)."
+            if low["chi2_p"] < 0.05
+            else f", so no group of {tests.height} shows a seat advantage beyond chance."
         )
     )
     return Section(
@@ -1320,12 +1332,42 @@ def knarr_seat_section(k: Runs) -> Section:
                     ("equal chances", col("expected", pct)),
                     ("mean score", col("mean_score", lambda x: num(x, 1))),
                 ],
-            )
+            ),
+            table(
+                "Tests of equal seat chances, Balance and first-seat advantage",
+                tests,
+                [
+                    ("players", col("players")),
+                    ("variant", col("variant")),
+                    ("strategy mix", col("mix")),
+                    ("decided games", col("decided")),
+                    ("truncated", col("truncated")),
+                    ("tie games", col("tie_games")),
+                    ("chi-square p", col("chi2_p", pval)),
+                    ("G-test p", col("g_p", pval)),
+                    (
+                        "Balance [95%]",
+                        lambda r: (
+                            f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3)
+                        ),
+                    ),
+                    (
+                        "first seat advantage [95%]",
+                        lambda r: (
+                            f"{100 * r['first_advantage']:+.1f} pp "
+                            + interval(r["first_adv_low"], r["first_adv_high"], as_pct=True)
+                        ),
+                    ),
+                ],
+            ),
         ],
         notes=[
             "The game ends when the round in which someone reaches 40 points is complete, so every seat has "
             "had as many turns; ties split the win. Seats rotate between games (strategies move with them). "
-            "Intervals are Wilson 95% intervals."
+            "Intervals are Wilson 95% intervals. This is Knarr's only seat section: the report's general "
+            "seat balance section leaves Knarr out. The tests pool the runs of one player count, variant "
+            "and strategy mix and count decided games only (truncated games have no winner); Balance = 1 - "
+            "the largest gap between two seats' win rates (1 = even)."
         ],
     )
 
@@ -1659,10 +1701,14 @@ def precision_section(runs: Runs) -> Section:
     )
 
 
+#: Games whose seats their own sections cover, left out of the general seat-balance section: Graenaland's
+#: seats are its start positions or draft picks; Knarr's seat section reads the round-completion rule.
+OWN_SEAT_SECTIONS = (graenaland.GAME, knarr.GAME)
+
+
 def build_sections(runs: Runs) -> list[Section]:
     """Every section the records support, in reading order."""
-    # Graenaland's seats are its start positions or draft picks: its own sections cover them
-    rest = Runs([r for r in runs if r.game != graenaland.GAME])
+    rest = Runs([r for r in runs if r.game not in OWN_SEAT_SECTIONS])
     sections = [seat_section(rest)] if len(rest) else []
     if len(runs.only(game="mainland")):
         mainland = runs.only(game="mainland")

@@ -74,6 +74,27 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
     assert 'id="knarr-seats"' in base_only and 'id="knarr-raids"' not in base_only
 
 
+def _section(html: str, sid: str) -> str:
+    return html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
+
+
+def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: Path) -> None:
+    """Knarr's seats are read once, in ``knarr-seats`` (the round is completed after the 40-VP trigger,
+    knarr.md A.6), with the tests of equal chances; the general seat-balance section leaves Knarr out."""
+    from tests.analysis_testkit import write_results
+
+    html = write_report([results], tmp_path / "k.html").read_text()
+    assert 'id="seat-balance"' not in html
+    seats = _section(html, "knarr-seats")
+    assert "Tests of equal seat chances" in seats and "chi-square p" in seats
+    assert re.search(r"chi-square test of equal seat chances is lowest at p [=<]", seats)
+    toy = write_results(tmp_path / "toy", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
+    mixed = write_report([toy, results], tmp_path / "mixed.html").read_text()
+    general = _section(mixed, "seat-balance")
+    assert "toy" in general and "knarr" not in general.lower()
+    assert mixed.count('<section id="knarr-seats">') == 1
+
+
 def test_no_knarr_sections_without_knarr(tmp_path: Path) -> None:
     from tests.analysis_testkit import write_results
 
