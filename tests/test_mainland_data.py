@@ -51,8 +51,9 @@ def test_packaged_data_loads():
     assert set(data.board) == {2, 3, 4}
     assert data.rotations.shape == (25, 4, 4) and data.rotations.dtype == np.int8
     assert (data.rotations > 0).all()  # no card has an empty tile
-    assert data.is_castle_card.tolist() == [bool((data.rotations[i, 0] == CODE["castle"]).any())
-                                            for i in range(25)]
+    assert data.is_castle_card.tolist() == [
+        bool((data.rotations[i, 0] == CODE["castle"]).any()) for i in range(25)
+    ]
 
 
 @pytest.mark.parametrize("name", list(PRINTED_COUNTS))
@@ -204,11 +205,11 @@ def test_directory_is_rejected(tmp_path):
         (WHEAT_A, 'items = ["wheat", "wheat", "plain"]', "wheat-a"),
         (WHEAT_A, 'items = ["wheat", "wheat", "plain", "swamp"]', "wheat-a"),
         (WHEAT_A, 'items = ["camp", "wheat", "plain", "plain"]', "camp"),
-        ('value = 5\nsource = "printed"', 'value = 5', "hand_size"),
+        ('value = 5\nsource = "printed"', "value = 5", "hand_size"),
         ('value = 6\nsource = "printed"', 'value = 6\nsource = "guessed"', "chieftain_tokens"),
-        ('value = 5\n', 'value = 0\n', "hand_size"),
-        ('rows = 10\n', 'rows = 1\n', "board.2"),
-        ('castle = { value = [10, 5],', 'castle = { value = 10,', ""),
+        ("value = 5\n", "value = 0\n", "hand_size"),
+        ("rows = 10\n", "rows = 1\n", "board.2"),
+        ("castle = { value = [10, 5],", "castle = { value = 10,", ""),
         ("[points]\n", '[points]\nswamp = { value = [1, 0], source = "printed", ref = "x" }\n', "swamp"),
     ],
 )
@@ -228,11 +229,6 @@ def test_missing_section_is_a_one_line_error(tmp_path):
 def test_unmarked_board_or_card_is_rejected(tmp_path):
     """The data file's contract ("Every value is marked: source = printed ... / reconstructed ...") is
     enforced for setup, counts and points, so unmarked board limits or cards must be refused too.
-
-    ENGINE GAP: data._build only *reads* ``source`` for [board.N] and [[cards]] entries
-    (``entry.get("source") == "reconstructed"``), so a user file whose board size or card has no
-    ``source`` loads silently and is then reported as printed (missing from ``data.reconstructed``),
-    although the rulebook prints no board size (mainland.txt:59) and no card faces.
     """
     text = packaged_text()
     marked = 'rows = 10\ncols = 10\nsource = "reconstructed"\n'

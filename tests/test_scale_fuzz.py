@@ -1,8 +1,9 @@
 """Bad input, fuzzed: malformed command lines, study files and data files.
 
 Every malformed input must give exit code 2, one ``error:`` line, no traceback and no output.  Data
-files are also mutated leaf by leaf (a value of the wrong type, a key removed): some of those are
-still valid files, so there a run may also succeed; it must never crash or leave half an output.
+files are also mutated leaf by leaf (a value of the wrong type, a key removed): the loaders are strict
+(tests/test_data_validation.py), but a few of those are still valid files (a count of 0, another
+reference text), so there a run may also succeed; it must never crash or leave half an output.
 """
 
 from __future__ import annotations
@@ -362,6 +363,7 @@ def test_malformed_study_files(text: str) -> None:
 DATA = {
     "mainland": (get_game("mainland"), 2, "sim/games/mainland/data/mainland.toml"),
     "graenaland": (get_game("graenaland"), 3, "sim/games/graenaland/data/graenaland.toml"),
+    "knarr": (get_game("knarr"), 2, "sim/games/knarr/data/knarr.toml"),
 }
 
 

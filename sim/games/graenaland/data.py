@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.datafile import load_data_file
+from sim.datafile import array, boolean, entry, fail, integer, load_data_file, mapping, table, tables, text
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "graenaland.toml"
 PLAYER_COUNTS = (3, 4, 5)
@@ -71,176 +71,201 @@ class GraenalandData:
     reconstructed: tuple[str, ...]
 
 
-def _mark(entry: dict, name: str, reconstructed: list[str]) -> None:
-    """Every value says where it comes from: printed (with ref) or reconstructed (with reason)."""
-    source = entry.get("source")
-    if source == "printed" and entry.get("ref"):
-        return
-    if source == "reconstructed" and entry.get("reason"):
-        reconstructed.append(name)
-        return
-    raise ValueError(f"{name} needs source = 'printed' with a ref, or 'reconstructed' with a reason")
+#: the resources a cost or a supply card may show (gold is wild, graenaland.txt:127)
+PAYABLE = RESOURCES[:GOLD]
+GOLD_HINT = "gold is wild (graenaland.txt:127) and cannot be a cost"
+GOAL_KEYS = ("settlements", "territories", "territory_size", "largest", "buildings", "army", "needed")
+COST_KEYS = (*BUILDINGS, "army", "army_fortress_base", *PUBLIC)
+COST = mapping(PAYABLE, integer(), hint=GOLD_HINT)
+PIECE_ID = text()
+#: the data file, declared once (sim.datafile); what spans tables is checked in ``_build``
+SCHEMA = table(
+    {
+        "setup": table({k: entry(integer(1)) for k in ("houses", "start_army", "army_max", "supply_row")}),
+        "tokens": table({k: entry(integer()) for k in PUBLIC}),
+        "goals": table({k: entry(integer(1)) for k in GOAL_KEYS}),
+        "costs": table({k: entry(COST) for k in COST_KEYS}),
+        "fortress_resource": table(
+            {t: entry(text(PAYABLE)) for t in TERRAINS[:MOUNTAINS]},
+            hint="no buildings in the mountains, graenaland.txt:153",
+        ),
+        "decks": table({t: entry(mapping(RESOURCES, integer())) for t in TERRAINS}),
+        "supply": entry(array(array(text(PAYABLE), 2), min_size=1)),
+        "pieces": tables(
+            table(
+                {
+                    "id": PIECE_ID,
+                    "terrain": text(TERRAINS),
+                    "coastal": boolean(),
+                    "yield": text(RESOURCES),
+                    "village": COST,
+                },
+                {"mark": text(empty=True)},
+                sourced=True,
+            )
+        ),
+        "layout": mapping(
+            tuple(str(n) for n in PLAYER_COUNTS),
+            table(
+                {
+                    "coast": array(PIECE_ID, min_size=1),
+                    "inland": array(PIECE_ID, min_size=1),
+                    "start": array(array(PIECE_ID, 2), min_size=1),
+                },
+                sourced=True,
+            ),
+            every=True,
+        ),
+    },
+    {
+        "victory_cards": table(
+            {
+                "points": entry(integer(1)),
+                "cards": tables(
+                    table(
+                        {
+                            "id": text(),
+                            "levels": table({g: array(integer(1), 3, rising=True) for g in GOALS}),
+                        },
+                        sourced=True,
+                    )
+                ),
+            }
+        )
+    },
+)
 
 
-def _value(table: dict, key: str, where: str, reconstructed: list[str]) -> object:
-    entry = table.get(key)
-    if not isinstance(entry, dict) or "value" not in entry:
-        raise ValueError(f"{where}.{key} needs a value")
-    _mark(entry, f"{where}.{key}", reconstructed)
-    return entry["value"]
-
-
-def _resource(name: object, where: str) -> int:
-    if name not in RESOURCES:
-        raise ValueError(f"{where}: unknown resource {name!r} (allowed: {', '.join(RESOURCES)})")
-    return RESOURCES.index(str(name))
-
-
-def _cost(raw: object, where: str) -> Cost:
-    if not isinstance(raw, dict) or not raw:
-        raise ValueError(f"{where} must be a table of resource = count")
-    out = [0, 0, 0, 0]
-    for name, count in raw.items():
-        r = _resource(name, where)
-        if r == GOLD:
-            raise ValueError(f"{where}: gold is wild (graenaland.txt:127) and cannot be a cost")
-        if not isinstance(count, int) or count < 0:
-            raise ValueError(f"{where}.{name} must be a count >= 0")
-        out[r] = count
+def _cost(raw: dict, where: str) -> Cost:
+    """A checked resource = count table as (grain, cattle, wood, ore); it must cost something."""
+    out = [raw.get(name, 0) for name in PAYABLE]
     if sum(out) == 0:
-        raise ValueError(f"{where} costs nothing")
+        fail(where, "costs nothing", "a table of resource = count with at least one count above 0")
     return (out[0], out[1], out[2], out[3])
 
 
 def load(path: str | Path | None = None) -> GraenalandData:
     """Read and validate the data file; any problem is a one-line ``SkaldError``."""
-    return load_data_file(path, DEFAULT_PATH, _build)
+    return load_data_file(path, DEFAULT_PATH, SCHEMA, _build)
 
 
-def _positive(value: object, name: str) -> int:
-    if not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a whole number >= 1")
-    return value
-
-
-def _build(doc: dict, path: Path, sha1: str) -> GraenalandData:
-    rec: list[str] = []
-    setup = doc["setup"]
-    houses = _positive(_value(setup, "houses", "setup", rec), "setup.houses")
-    start_army = _positive(_value(setup, "start_army", "setup", rec), "setup.start_army")
-    army_max = _positive(_value(setup, "army_max", "setup", rec), "setup.army_max")
-    supply_row = _positive(_value(setup, "supply_row", "setup", rec), "setup.supply_row")
-    if army_max < start_army:
-        raise ValueError("setup.army_max is below setup.start_army")
-    tokens = {k: int(_value(doc["tokens"], k, "tokens", rec)) for k in PUBLIC}
-    if any(v < 0 for v in tokens.values()):
-        raise ValueError("tokens must be counts >= 0")
-    goal_keys = ("settlements", "territories", "territory_size", "largest", "buildings", "army", "needed")
-    goals = {k: _positive(_value(doc["goals"], k, "goals", rec), f"goals.{k}") for k in goal_keys}
-    cost_keys = (*BUILDINGS, "army", "army_fortress_base", *PUBLIC)
-    costs = {k: _cost(_value(doc["costs"], k, "costs", rec), f"costs.{k}") for k in cost_keys}
+def _build(doc: dict, path: Path, sha1: str, rec: list[str]) -> GraenalandData:
+    """Components for the rules from a checked document; checks the references between tables."""
+    setup = {k: v["value"] for k, v in doc["setup"].items()}
+    if setup["army_max"] < setup["start_army"]:
+        fail(
+            "setup.army_max",
+            f"{setup['army_max']} is below setup.start_army ({setup['start_army']})",
+            "at least setup.start_army",
+        )
+    tokens = {k: doc["tokens"][k]["value"] for k in PUBLIC}
+    goals = {k: doc["goals"][k]["value"] for k in GOAL_KEYS}
+    costs = {k: _cost(doc["costs"][k]["value"], f"costs.{k}.value") for k in COST_KEYS}
     fortress = [-1] * len(TERRAINS)
-    for name, _entry in doc["fortress_resource"].items():
-        if name not in TERRAINS or name == "mountains":
-            raise ValueError(f"fortress_resource.{name}: not a terrain that takes buildings "
-                             "(plains, forest, hills; none in the mountains, graenaland.txt:153)")
-        where = f"fortress_resource.{name}"
-        r = _resource(_value(doc["fortress_resource"], name, "fortress_resource", rec), where)
-        if r == GOLD:
-            raise ValueError(f"fortress_resource.{name}: gold is wild and cannot be a cost")
-        fortress[TERRAINS.index(name)] = r
-    missing = [TERRAINS[t] for t in range(3) if fortress[t] < 0]
-    if missing:
-        raise ValueError(f"fortress_resource lacks {', '.join(missing)}")
+    for name, item in doc["fortress_resource"].items():
+        fortress[TERRAINS.index(name)] = RESOURCES.index(item["value"])
     card_res: list[int] = []
     card_deck: list[int] = []
     for t, name in enumerate(TERRAINS):
-        mix = _value(doc["decks"], name, "decks", rec)
-        if not isinstance(mix, dict) or not mix:
-            raise ValueError(f"decks.{name} must be a table of resource = count")
-        for res, count in mix.items():
-            r = _resource(res, f"decks.{name}")
-            if not isinstance(count, int) or count < 0:
-                raise ValueError(f"decks.{name}.{res} must be a count >= 0")
-            card_res.extend([r] * count)
+        for res, count in doc["decks"][name]["value"].items():
+            card_res.extend([RESOURCES.index(res)] * count)
             card_deck.extend([t] * count)
-        if not any(d == t for d in card_deck):
-            raise ValueError(f"decks.{name} is empty")
-    supply_raw = doc["supply"]
-    _mark(supply_raw, "supply", rec)
-    supply = []
-    for i, pair in enumerate(supply_raw["value"]):
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise ValueError(f"supply[{i}] must be two resources")
-        a, b = (_resource(x, f"supply[{i}]") for x in pair)
-        if GOLD in (a, b):
-            raise ValueError(f"supply[{i}]: supply cards show the four non-gold resources")
-        supply.append((a, b))
-    if len(supply) < supply_row:
-        raise ValueError(f"the supply deck has {len(supply)} cards, fewer than the row ({supply_row})")
+        if t not in card_deck:
+            fail(f"decks.{name}.value", "holds no cards", "counts adding up to at least 1")
+    supply = [(RESOURCES.index(a), RESOURCES.index(b)) for a, b in doc["supply"]["value"]]
+    if len(supply) < setup["supply_row"]:
+        fail(
+            "supply.value",
+            f"{len(supply)} cards, fewer than the row (setup.supply_row = {setup['supply_row']})",
+            "at least setup.supply_row cards",
+        )
     pieces: dict[str, Piece] = {}
-    for i, p in enumerate(doc["pieces"]):
-        pid = str(p["id"])
-        if pid in pieces:
-            raise ValueError(f"pieces[{i}]: duplicate id {pid!r}")
-        _mark(p, f"pieces.{pid}", rec)
-        terrain = p["terrain"]
-        if terrain not in TERRAINS:
-            raise ValueError(f"pieces.{pid}.terrain {terrain!r} (allowed: {', '.join(TERRAINS)})")
-        coastal = bool(p["coastal"])
-        if coastal and terrain == "mountains":
-            raise ValueError(f"pieces.{pid}: the coast is plains, forest or hills (reference 1.2)")
-        y = _resource(p["yield"], f"pieces.{pid}.yield")
-        pieces[pid] = Piece(pid, str(p.get("mark", "")), TERRAINS.index(terrain), coastal, y,
-                            _cost(p["village"], f"pieces.{pid}.village"))
+    for p in doc["pieces"]:
+        pid = p["id"]
+        if p["coastal"] and p["terrain"] == "mountains":
+            fail(
+                f"pieces.{pid}.coastal",
+                "a coastal mountain piece",
+                "plains, forest or hills on the coast (ref 1.2)",
+            )
+        pieces[pid] = Piece(
+            pid,
+            p.get("mark", ""),
+            TERRAINS.index(p["terrain"]),
+            p["coastal"],
+            RESOURCES.index(p["yield"]),
+            _cost(p["village"], f"pieces.{pid}.village"),
+        )
     layouts = {}
     for n in PLAYER_COUNTS:
-        entry = doc["layout"].get(str(n))
-        if entry is None:
-            raise ValueError(f"no layout for {n} players (need [layout.3] to [layout.5])")
-        _mark(entry, f"layout.{n}", rec)
-        coast, inland = tuple(map(str, entry["coast"])), tuple(map(str, entry["inland"]))
-        if len(coast) != n or len(inland) != n - 1:
-            raise ValueError(f"layout.{n}: the coast row has one piece per player and the inland row one "
-                             f"fewer (graenaland.txt:29, reference 1.2), not {len(coast)} and {len(inland)}")
-        for pid in coast + inland:
-            if pid not in pieces:
-                raise ValueError(f"layout.{n}: unknown piece {pid!r}")
-        if len(set(coast + inland)) != 2 * n - 1:
-            raise ValueError(f"layout.{n} uses a piece twice")
-        if not all(pieces[c].coastal for c in coast) or any(pieces[i].coastal for i in inland):
-            raise ValueError(f"layout.{n}: coastal pieces belong in the coast row, the others inland")
-        start = tuple(tuple(map(str, s)) for s in entry["start"])
-        if len(start) != n or any(len(s) != 2 or s[0] not in coast or s[1] not in coast + inland
-                                  or s[0] == s[1] for s in start):
-            raise ValueError(f"layout.{n}.start needs one [coastal, other] pair of pieces in the layout per "
-                             "player (graenaland.txt:47-48)")
-        layouts[n] = (coast, inland, start)
-    cards, vp = _victory_cards(doc, rec)
+        layouts[n] = _layout(doc["layout"][str(n)], n, pieces)
+    cards, vp = _victory_cards(doc)
     return GraenalandData(
-        path=str(path), sha1=sha1, houses=houses, start_army=start_army, army_max=army_max,
-        supply_row=supply_row, tokens=tokens, goals=goals, costs=costs, fortress_resource=tuple(fortress),
-        card_resource=tuple(card_res), card_deck=tuple(card_deck), supply_cards=tuple(supply),
-        pieces=pieces, layouts=layouts, victory_cards=cards, victory_points=vp, reconstructed=tuple(rec),
+        path=str(path),
+        sha1=sha1,
+        houses=setup["houses"],
+        start_army=setup["start_army"],
+        army_max=setup["army_max"],
+        supply_row=setup["supply_row"],
+        tokens=tokens,
+        goals=goals,
+        costs=costs,
+        fortress_resource=tuple(fortress),
+        card_resource=tuple(card_res),
+        card_deck=tuple(card_deck),
+        supply_cards=tuple(supply),
+        pieces=pieces,
+        layouts=layouts,
+        victory_cards=cards,
+        victory_points=vp,
+        reconstructed=tuple(rec),
     )
 
 
-def _victory_cards(doc: dict, rec: list[str]) -> tuple[tuple[VictoryCard, ...], int]:
+def _layout(entry: dict, n: int, pieces: dict[str, Piece]) -> tuple:
+    """One checked [layout.N]: its pieces exist, sit in the right row, once each; starts lie in it."""
+    where = f"layout.{n}"
+    coast, inland = tuple(entry["coast"]), tuple(entry["inland"])
+    if len(coast) != n or len(inland) != n - 1:
+        fail(
+            where,
+            f"{len(coast)} coastal and {len(inland)} inland pieces",
+            f"one piece per player on the coast ({n}) and one fewer inland ({n - 1}) "
+            "(graenaland.txt:29, reference 1.2)",
+        )
+    for row, ids in (("coast", coast), ("inland", inland)):
+        for i, pid in enumerate(ids):
+            if pid not in pieces:
+                fail(f"{where}.{row}[{i}]", f"unknown piece {pid!r}", ", ".join(pieces))
+            if pieces[pid].coastal != (row == "coast"):
+                fail(
+                    f"{where}.{row}[{i}]",
+                    f"piece {pid!r} is {'' if pieces[pid].coastal else 'not '}coastal",
+                    "coastal pieces in the coast row, the others inland",
+                )
+    if len(set(coast + inland)) != 2 * n - 1:
+        fail(where, "uses a piece twice", "each piece once")
+    start = tuple((a, b) for a, b in entry["start"])
+    if len(start) != n:
+        fail(
+            f"{where}.start",
+            f"{len(start)} pairs",
+            f"one [coastal, other] pair per player ({n}), graenaland.txt:47-48",
+        )
+    for i, (a, b) in enumerate(start):
+        if a not in coast or b not in coast + inland or a == b:
+            fail(
+                f"{where}.start[{i}]",
+                f"[{a!r}, {b!r}]",
+                "a coastal piece of this layout, then another piece of it (graenaland.txt:47-48)",
+            )
+    return coast, inland, start
+
+
+def _victory_cards(doc: dict) -> tuple[tuple[VictoryCard, ...], int]:
     """Victory point cards (advanced rules, lines 279-295); optional in a user's file."""
     section = doc.get("victory_cards")
     if section is None:
         return (), 6
-    points = _positive(_value(section, "points", "victory_cards", rec), "victory_cards.points")
-    cards = []
-    for i, card in enumerate(section.get("cards", [])):
-        cid = str(card.get("id", i))
-        _mark(card, f"victory_cards.{cid}", rec)
-        levels = []
-        for goal in GOALS:
-            lv = card["levels"][goal]
-            if not (isinstance(lv, list) and len(lv) == 3 and all(isinstance(x, int) and x >= 1 for x in lv)
-                    and lv == sorted(lv)):
-                raise ValueError(f"victory_cards.{cid}.levels.{goal} must be three rising thresholds")
-            levels.append(tuple(lv))
-        cards.append(VictoryCard(cid, tuple(levels)))
-    return tuple(cards), points
+    cards = tuple(VictoryCard(c["id"], tuple(tuple(c["levels"][g]) for g in GOALS)) for c in section["cards"])
+    return cards, section["points"]["value"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.datafile import load_data_file
+from sim.datafile import MAX_COUNT, array, entry, fail, integer, load_data_file, mapping, table, tables, text
 from sim.games.mainland.items import CAMP, CASTLE, CODE, ITEMS, N_ITEMS
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "mainland.toml"
@@ -44,88 +44,71 @@ def rotate(items: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return (bl, tl, br, tr)
 
 
-def _value(table: dict, key: str, where: str, reconstructed: list[str]) -> object:
-    entry = table.get(key)
-    if not isinstance(entry, dict) or "value" not in entry:
-        raise ValueError(f"{where}.{key} needs a value")
-    _mark(entry, f"{where}.{key}", reconstructed)
-    return entry["value"]
-
-
-def _mark(entry: dict, name: str, reconstructed: list[str]) -> None:
-    """Every value says where it comes from: printed (with ref) or reconstructed (with reason)."""
-    source = entry.get("source")
-    if source == "printed" and entry.get("ref"):
-        return
-    if source == "reconstructed" and entry.get("reason"):
-        reconstructed.append(name)
-        return
-    raise ValueError(f"{name} needs source = 'printed' with a ref, or 'reconstructed' with a reason")
+#: the items a card may show (every item but empty space)
+CARD_ITEMS = ITEMS[1:]
+#: the data file, declared once (sim.datafile); what spans tables is checked in ``_build``
+SCHEMA = table(
+    {
+        "setup": table({"hand_size": entry(integer(1)), "chieftain_tokens": entry(integer(1))}),
+        "board": mapping(
+            tuple(str(n) for n in PLAYER_COUNTS),
+            table({"rows": integer(2, 64), "cols": integer(2, 64)}, sourced=True),
+            every=True,
+        ),
+        "counts": mapping(CARD_ITEMS, entry(integer()), every=True),
+        "points": mapping(CARD_ITEMS, entry(array(integer(-MAX_COUNT), 2)), every=True),
+        "cards": tables(table({"id": text(), "items": array(text(CARD_ITEMS), 4)}, sourced=True), min_size=2),
+    }
+)
 
 
 def load(path: str | Path | None = None) -> MainlandData:
     """Read and validate the data file; any problem is a one-line ``SkaldError``."""
-    return load_data_file(path, DEFAULT_PATH, _build)
+    return load_data_file(path, DEFAULT_PATH, SCHEMA, _build)
 
 
-def _build(doc: dict, path: Path, sha1: str) -> MainlandData:
-    reconstructed: list[str] = []
-    setup = doc["setup"]
-    hand_size = int(_value(setup, "hand_size", "setup", reconstructed))
-    tokens = int(_value(setup, "chieftain_tokens", "setup", reconstructed))
-    if hand_size < 1 or tokens < 1:
-        raise ValueError("setup.hand_size and setup.chieftain_tokens must be at least 1")
-    board = {}
-    for players, entry in doc["board"].items():
-        rows, cols = int(entry["rows"]), int(entry["cols"])
-        if not (2 <= rows <= 64 and 2 <= cols <= 64):
-            raise ValueError(f"board.{players} must be 2..64 tiles each way")
-        _mark(entry, f"board.{players}", reconstructed)
-        board[int(players)] = (rows, cols)
-    missing = [str(n) for n in PLAYER_COUNTS if n not in board]
-    if missing:
-        raise ValueError(f"no board limits for {', '.join(missing)} players (need [board.2] to [board.4])")
+def _build(doc: dict, path: Path, sha1: str, reconstructed: list[str]) -> MainlandData:
+    """Arrays for the rules from a checked document; checks the deck against the printed counts."""
+    hand_size = doc["setup"]["hand_size"]["value"]
+    tokens = doc["setup"]["chieftain_tokens"]["value"]
+    board = {int(players): (entry["rows"], entry["cols"]) for players, entry in doc["board"].items()}
     points = np.zeros((N_ITEMS, 2), dtype=np.int64)
-    for name, entry in doc["points"].items():
-        if name not in CODE:
-            raise ValueError(f"points.{name}: unknown item (allowed: {', '.join(ITEMS[1:])})")
-        inside, minor = _value(doc["points"], name, "points", reconstructed)
-        points[CODE[name]] = (int(inside), int(minor))
-    cards = doc["cards"]
+    for name, item in doc["points"].items():
+        points[CODE[name]] = item["value"]
     ids, rotations, unique, castle = [], [], [], []
-    for i, card in enumerate(cards):
-        names = card["items"]
-        if len(names) != 4 or any(n not in CODE or n == "empty" for n in names):
-            raise ValueError(f"cards[{i}] ({card.get('id')}): items must be 4 of {', '.join(ITEMS[1:])}")
-        _mark(card, f"cards.{card.get('id', i)}", reconstructed)
-        layout = tuple(CODE[n] for n in names)
+    for card in doc["cards"]:
+        layout = tuple(CODE[n] for n in card["items"])
         seen, rots, uniq = set(), [], []
         for _ in range(4):
             rots.append(layout)
             uniq.append(layout not in seen)
             seen.add(layout)
             layout = rotate(layout)
-        ids.append(str(card["id"]))
+        ids.append(card["id"])
         rotations.append(rots)
         unique.append(uniq)
         castle.append(CASTLE in rots[0])
     rot = np.array(rotations, dtype=np.int8)
     camp_cards = [i for i in range(len(ids)) if CAMP in rot[i, 0]]
     if len(camp_cards) != 1 or list(rot[camp_cards[0], 0]).count(CAMP) != 1:
-        raise ValueError("exactly one card must carry the camp, once")
+        on = ", ".join(ids[i] for i in camp_cards) or "no card"
+        fail("cards", f"the camp is on {on}", "exactly one card carrying the camp once (mainland.txt:67)")
+    if len(ids) - 1 < hand_size:
+        fail(
+            "cards", f"{len(ids) - 1} cards besides the camp card", f"at least setup.hand_size ({hand_size})"
+        )
     counts = np.zeros(N_ITEMS, dtype=np.int64)
     for layout in rot[:, 0]:
         for item in layout:
             counts[item] += 1
-    unlisted = sorted(set(ITEMS[1:]) - set(doc["counts"]))
-    if unlisted:
-        raise ValueError(f"counts lacks {', '.join(unlisted)} (every item's count per clan is needed)")
-    for name, entry in doc["counts"].items():
-        if name not in CODE or name == "empty":
-            raise ValueError(f"counts.{name}: unknown item (allowed: {', '.join(ITEMS[1:])})")
-        want = int(_value(doc["counts"], name, "counts", reconstructed))
+    for name, item in doc["counts"].items():
+        want = item["value"]
         if counts[CODE[name]] != want:
-            raise ValueError(f"the cards carry {counts[CODE[name]]} {name} but counts.{name} says {want}")
+            fail(
+                f"counts.{name}",
+                f"the cards carry {counts[CODE[name]]} {name} but counts.{name} says {want}",
+                "cards carrying exactly the stated count",
+            )
     return MainlandData(
         path=str(path),
         sha1=sha1,
