@@ -1,0 +1,1 @@
+"""Greenland (third edition)."""

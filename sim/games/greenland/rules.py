@@ -1,0 +1,991 @@
+"""Greenland (third edition) rules: greenland-third-edition.txt (LINE numbers) and, where the text stops,
+the reference notes (``../shared/reference/greenland-third-edition.md``, section B.x) through the data files.
+
+Rulings (G1...) are in RULINGS.md. Every die is rolled with the game's generator inside the ``apply`` of
+the decision that causes it; ``roll_hunt`` and ``roll_attack`` are pure apart from the generator, so
+``record`` replays them on a copy of it to log the dice before they are applied.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from sim.errors import IllegalChoice as _IllegalChoice
+from sim.games.greenland.data import COLOURS, N_RANKS, GreenlandData
+from sim.games.greenland.state import (
+    ALPHA_DEAD,
+    ALPHA_POOL,
+    ASSIGN,
+    BID,
+    DOMESTIC,
+    DONE,
+    ELDER,
+    EVENT,
+    HUNT,
+    MONO,
+    NEGOTIATE,
+    OVER,
+    POLY,
+    STATS,
+    SUNSTONE,
+    GreenlandState,
+    Option,
+)
+
+CHIEF, SHAMAN, CRAFTER, WAR_CHIEF, TRACKER, MARINER = range(N_RANKS)
+ALPHA_FLAG, IRON_FLAG = 1, 2
+
+
+def IllegalChoice(message: str, seat: int) -> _IllegalChoice:  # noqa: N802 - reads like the class
+    exc = _IllegalChoice(message)
+    exc.seat = seat
+    return exc
+
+
+# --------------------------------------------------------------------------- set-up (lines 9-16)
+
+
+def new_game(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> GreenlandState:
+    rng = np.random.default_rng(seed)
+    s = data.setup
+    tribes = [int(t) for t in rng.permutation(len(data.tribes))[:n]]  # line 13 'Randomly assign a Placard'
+    events = [int(e) for e in rng.permutation(len(data.events))[: int(s["events_in_deck"])]]  # line 9
+    decks = []
+    for name in ("north", "south"):  # line 10
+        deck = data.deck(name)
+        rng.shuffle(deck)
+        decks.append([int(c) for c in deck])
+    warm: list[list[int]] = [[], []]
+    for row in (0, 1):  # line 11: six cards each, warm side; line 4: the New World card nearest the deck
+        warm[row] = [data.new_world(row)] + [decks[row].pop() for _ in range(int(s["row_size"]))]
+    inventions = data.tcards_of("invention")
+    imports = data.tcards_of("import")
+    rng.shuffle(inventions)
+    rng.shuffle(imports)
+    total, free = int(s["tribesmen"]), int(s["unassigned"])
+    state = GreenlandState(
+        n_players=n,
+        seed=seed,
+        rules=dict(rules),
+        rng=rng,
+        tribe=tribes,
+        events=events,
+        decks=decks,
+        warm=warm,
+        cold=[[], []],
+        inventions=[int(c) for c in inventions],
+        imports=[int(c) for c in imports],
+        pool=[free] * n,
+        alpha=[ALPHA_POOL] * n,
+        elders=[[1] * N_RANKS for _ in range(n)],
+        hunters=[{} for _ in range(n)],
+        colonists=[{} for _ in range(n)],
+        placed=[{} for _ in range(n)],
+        valhalla=[total - free - int(s["elders"])] * n,
+        energy=[int(s["energy"])] * n,
+        ivory=[int(s["ivory"])] * n,
+        iron=[int(s["iron"])] * n,
+        tableau=[[] for _ in range(n)],
+        trophies=[[] for _ in range(n)],
+        religion=[POLY] * n,
+        alive=[True] * n,
+        used=[[0] * N_RANKS for _ in range(n)],
+        bred=[[] for _ in range(n)],
+        converted=[-1] * n,
+        stats={k: [0] * n for k in STATS},
+    )
+    state.stats["generation_died"] = [-1] * n
+    if int(s["elders"]) != N_RANKS:  # line 14 'one next to each row'; a user's file may differ
+        per, extra = divmod(int(s["elders"]), N_RANKS)
+        state.elders = [[per + (r < extra) for r in range(N_RANKS)] for _ in range(n)]
+    for seat, t in enumerate(tribes):
+        tribe = data.tribes[t]
+        state.tableau[seat].extend(tribe.daughters)  # line 13
+        if tribe.animals:  # line 13: Norse 'of their choice', Sami 'one side': ruling G2 (random)
+            state.tableau[seat].append(int(tribe.animals[int(rng.integers(len(tribe.animals)))]))
+        if tribe.name == "tunit":  # line 15: 5 colonists on Markland, from Valhalla
+            k = min(int(s["tunit_colonists"]), state.valhalla[seat])
+            state.valhalla[seat] -= k
+            state.colonists[seat][data.new_world(0)] = k
+    start_generation(state, data)
+    return state
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def population(state: GreenlandState, seat: int) -> int:
+    """Living tribesmen: unassigned, Hunters, colonists, elders and the Alpha."""
+    return (
+        state.pool[seat]
+        + sum(state.hunters[seat].values())
+        + sum(state.colonists[seat].values())
+        + sum(state.elders[seat])
+        + (state.alpha[seat] != ALPHA_DEAD)
+    )
+
+
+def home(state: GreenlandState, data: GreenlandData, seat: int) -> int:
+    return data.tribes[state.tribe[seat]].home
+
+
+def row_of(state: GreenlandState, card: int) -> tuple[int, bool]:
+    """(row, cold) of a visible card; (-1, False) if it is not in a row."""
+    for row in (0, 1):
+        if card in state.warm[row]:
+            return row, False
+        if card in state.cold[row]:
+            return row, True
+    return -1, False
+
+
+def visible(state: GreenlandState) -> list[int]:
+    """Cards in the rows, North then South, warm side then cold, nearest the deck first."""
+    return state.warm[0] + state.cold[0] + state.warm[1] + state.cold[1]
+
+
+def has(state: GreenlandState, data: GreenlandData, seat: int, attr: str) -> int:
+    return sum(int(getattr(data.tcards[c], attr)) for c in state.tableau[seat])
+
+
+def mariners(state: GreenlandState, data: GreenlandData, seat: int) -> int:
+    """Mariners (rank 6, line 46) plus boat icons in the tableau (reference B.2)."""
+    return state.elders[seat][MARINER] + has(state, data, seat, "transport")
+
+
+def needs_transport(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> bool:
+    """Lines 46-48: outside the homeland a Mariner is needed, unless a sled (Greenland only)."""
+    b = data.biomes[card]
+    if b.new_world:
+        return True  # line 48 'you need a Mariner to go there (sleds do not work)'
+    if b.row == home(state, data, seat):
+        return False
+    return not has(state, data, seat, "sled")  # line 47
+
+
+def transport_used(state: GreenlandState, data: GreenlandData, seat: int, placed: dict[int, int]) -> int:
+    """Mariners needed: one per 4 tribesmen sent to each card that needs transport (line 46, ruling G4)."""
+    cap = int(data.setup["mariner_capacity"])
+    return sum(-(-k // cap) for c, k in placed.items() if k and needs_transport(state, data, seat, c))
+
+
+def can_send(
+    state: GreenlandState,
+    data: GreenlandData,
+    seat: int,
+    card: int,
+    extra: int = 1,
+    placed: dict[int, int] | None = None,
+) -> bool:
+    placed = dict(state.placed[seat] if placed is None else placed)
+    if not needs_transport(state, data, seat, card):
+        return True
+    placed[card] = placed.get(card, 0) + extra
+    return transport_used(state, data, seat, placed) <= mariners(state, data, seat)
+
+
+def to_valhalla(state: GreenlandState, seat: int, k: int) -> None:
+    state.valhalla[seat] += k
+
+
+def babies(state: GreenlandState, data: GreenlandData, seat: int, k: int) -> int:
+    """New unassigned tribesmen (line 25), the tribe's own pieces from Valhalla (ruling G7)."""
+    if data.hunt["babies_from_valhalla"]:
+        k = min(k, state.valhalla[seat])
+        state.valhalla[seat] -= k
+    state.pool[seat] += k
+    state.stats["babies"][seat] += k
+    return k
+
+
+def kill_elder(state: GreenlandState, seat: int, rank: int = -1) -> bool:
+    """An elder dies (to Valhalla): the given rank, else the highest rank number present (ruling G11)."""
+    ranks = [rank] if rank >= 0 else list(range(N_RANKS - 1, -1, -1))
+    for r in ranks:
+        if state.elders[seat][r] > 0:
+            state.elders[seat][r] -= 1
+            to_valhalla(state, seat, 1)
+            return True
+    return False
+
+
+def rerolls(state: GreenlandState, data: GreenlandData, seat: int, kind: str) -> int:
+    """Line 71: re-rolls from tableau cards and from elders (of a filled rank) of the biome type."""
+    n = sum(
+        k for r, rank in enumerate(data.ranks) if state.elders[seat][r] for t, k in rank.rerolls if t == kind
+    )
+    return n + sum(k for c in state.tableau[seat] for t, k in data.tcards[c].rerolls if t == kind)
+
+
+def modifiers(state: GreenlandState, data: GreenlandData, seat: int, kind: str) -> set[int]:
+    """Line 72: faces that become hits on this biome type."""
+    return {f for c in state.tableau[seat] for t, f in data.tcards[c].modifiers if t == kind}
+
+
+def faces(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> tuple[set[int], set[int], int]:
+    """(hit faces, bloody faces, hits needed) for ``seat`` hunting ``card`` now (lines 25, 68, 72)."""
+    b = data.biomes[card]
+    _, cold = row_of(state, card)
+    die = data.die
+    hits = set(die["cold_hits"] if cold else die["warm_hits"])
+    hostile = card in state.hostile
+    bloody = set(b.bloody_hostile if hostile else b.bloody)
+    if cold:
+        bloody |= set(die["cold_bloody"])
+    mods = modifiers(state, data, seat, b.type)
+    hits |= mods
+    bloody -= hits  # a modified face is a hit, not a death (line 72 'optionally become [a hit]')
+    return hits, bloody, (b.need_hostile if hostile else b.need)
+
+
+class Roll(NamedTuple):
+    dice: tuple[int, ...]  # first roll, in order
+    rerolled: tuple[int, ...]  # the re-rolls' results, in order
+    hits: int
+    killed: int
+    success: bool
+
+
+def pack(dice: tuple[int, ...]) -> int:
+    """Dice as decimal digits, first die first (at most 19 dice fit an int64); -1 for none."""
+    out = 0
+    for d in dice:
+        out = out * 10 + d
+    return out if dice else -1
+
+
+def roll_hunt(
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int, rng: np.random.Generator
+) -> Roll:
+    """Line 68: one die per Hunter; line 55: the Alpha's automatic hit; line 71: re-rolls (ruling G9);
+    line 64: iron cancels all casualties; line 25: bloody faces kill whatever the result."""
+    hit, bloody, need = faces(state, data, seat, card)
+    alpha_here = state.alpha[seat] == card
+    auto = bool(flags & ALPHA_FLAG) and alpha_here
+    n = state.hunters[seat].get(card, 0) + state.colonists[seat].get(card, 0) + (alpha_here and not auto)
+    sides = int(data.die["sides"])
+    dice = [int(x) for x in rng.integers(1, sides + 1, size=n)] if n else []
+    first = tuple(dice)
+    iron = bool(flags & IRON_FLAG)
+    again = []
+    left = rerolls(state, data, seat, data.biomes[card].type)
+    policy = data.hunt["reroll_policy"]
+    while left > 0:
+        hits = sum(d in hit for d in dice) + auto
+        pick = -1
+        if policy == "bloody_then_misses" and not iron:
+            pick = next((i for i, d in enumerate(dice) if d in bloody), -1)
+        if pick < 0 and hits < need:
+            pick = next((i for i, d in enumerate(dice) if d not in hit), -1)
+        if pick < 0:
+            break
+        dice[pick] = int(rng.integers(1, sides + 1))
+        again.append(dice[pick])
+        left -= 1
+    hits = sum(d in hit for d in dice) + auto
+    killed = 0 if iron else min(n, sum(d in bloody for d in dice))
+    return Roll(first, tuple(again), hits, killed, hits >= need)
+
+
+def roll_attack(
+    state: GreenlandState, data: GreenlandData, attacker: int, card: int, rng: np.random.Generator
+) -> Roll:
+    """Line 62: one die per attacking tribesman on the card; each hit kills one (ruling G13)."""
+    n = (
+        state.hunters[attacker].get(card, 0)
+        + (state.alpha[attacker] == card)
+        + has(state, data, attacker, "attack")
+    )
+    dice = tuple(int(x) for x in rng.integers(1, int(data.die["sides"]) + 1, size=n)) if n else ()
+    hits = sum(d in data.die["attack_hits"] for d in dice)
+    return Roll(dice, (), hits, hits, hits > 0)
+
+
+def lose_hunters(state: GreenlandState, data: GreenlandData, seat: int, card: int, k: int) -> int:
+    """Casualties on a card: Hunters, then colonists, the Alpha last (line 62 victim's choice; ruling G10)."""
+    lost = 0
+    for where in (state.hunters[seat], state.colonists[seat]):
+        take = min(k - lost, where.get(card, 0))
+        if take:
+            where[card] -= take
+            if not where[card]:
+                del where[card]
+            to_valhalla(state, seat, take)
+            lost += take
+    if lost < k and state.alpha[seat] == card:
+        state.alpha[seat] = ALPHA_DEAD
+        lost += 1
+    return lost
+
+
+def present(state: GreenlandState, seat: int, card: int) -> int:
+    return state.hunters[seat].get(card, 0) + state.colonists[seat].get(card, 0) + (state.alpha[seat] == card)
+
+
+def return_hunters(state: GreenlandState, seat: int, card: int) -> None:
+    """Line 68: surviving Hunters (not colonists) go back to the unassigned pool."""
+    state.pool[seat] += state.hunters[seat].pop(card, 0)
+    if state.alpha[seat] == card:
+        state.alpha[seat] = ALPHA_POOL
+
+
+def living(state: GreenlandState) -> list[int]:
+    return [s for s in range(state.n_players) if state.alive[s]]
+
+
+def check_alive(state: GreenlandState) -> None:
+    for seat in range(state.n_players):
+        if state.alive[seat] and population(state, seat) == 0:
+            state.alive[seat] = False
+            state.stats["generation_died"][seat] = state.generation
+
+
+def score(state: GreenlandState, data: GreenlandData, seat: int) -> int:
+    """Reference B.2/B.3.7 (scoring.toml): population, plus Trophies (polytheist) or iron and ivory
+    (monotheist)."""
+    if not state.alive[seat]:
+        return int(data.score["dead_tribe"])
+    sc = data.score
+    pts = population(state, seat) * int(sc["population"])
+    if state.religion[seat] == POLY:
+        pts += sum(data.biomes[c].trophy for c in state.trophies[seat]) * int(sc["trophy_scale"])
+    else:
+        pts += state.iron[seat] * int(sc["iron"]) + state.ivory[seat] * int(sc["ivory"])
+        pts += has(state, data, seat, "vp")
+    return pts
+
+
+# --------------------------------------------------------------------------- player order (lines 29-34)
+
+
+def player_order(state: GreenlandState, data: GreenlandData, colour: str) -> list[int]:
+    """Line 31: the event's colour first, then the next colour in line (ruling G1 for absent colours)."""
+    line = list(data.setup["colour_line"])
+    start = line.index(colour)
+    seats_by_colour = {COLOURS[t]: seat for seat, t in enumerate(state.tribe)}
+    order = []
+    for k in range(len(line)):
+        c = line[(start + k) % len(line)]
+        if c in seats_by_colour and state.alive[seats_by_colour[c]]:
+            order.append(seats_by_colour[c])
+    return order
+
+
+def iron_order(state: GreenlandState, seats: list[int]) -> list[int]:
+    """Line 32: most iron first; ties in the order of phases 1, 2 and 5."""
+    pos = {s: i for i, s in enumerate(state.order)}
+    return sorted(seats, key=lambda s: (-state.iron[s], pos.get(s, 99)))
+
+
+def hunt_order(state: GreenlandState, data: GreenlandData) -> list[tuple[int, int]]:
+    """Line 33: cards in row order (ruling G8); on a card the fewest tribesmen roll first, ties in player
+    order."""
+    pos = {s: i for i, s in enumerate(state.order)}
+    out = []
+    for card in visible(state):
+        seats = [s for s in state.order if present(state, s, card)]
+        for s in sorted(seats, key=lambda s: (present(state, s, card), pos[s])):
+            out.append((card, s))
+    return out
+
+
+def elder_order(state: GreenlandState) -> list[int]:
+    """Line 34: polytheists first, then monotheists, each in player order."""
+    return [s for s in state.order if state.religion[s] == POLY] + [
+        s for s in state.order if state.religion[s] == MONO
+    ]
+
+
+# --------------------------------------------------------------------------- flow
+
+
+def start_generation(state: GreenlandState, data: GreenlandData) -> None:
+    """Phase 1 (line 21): reveal an event, set the player order, apply its icons left to right."""
+    state.phase = EVENT
+    state.event = state.events.pop()
+    state.log.append((state.generation, state.event))
+    state.order = player_order(state, data, data.events[state.event].colour)
+    state.icon = 0
+    for seat in range(state.n_players):
+        state.used[seat] = [0] * N_RANKS
+        state.bred[seat] = []
+        state.placed[seat] = {}
+    state.won = []
+    run_icons(state, data)
+
+
+def run_icons(state: GreenlandState, data: GreenlandData) -> None:
+    icons = data.events[state.event].icons
+    while state.icon < len(icons):
+        icon, arg = icons[state.icon]
+        state.icon += 1
+        if icon == "ship":
+            if start_auction(state, data):
+                return
+        else:
+            apply_icon(state, data, icon, arg)
+    check_alive(state)
+    if end_if_decided(state, data):
+        return
+    enter(state, data, ASSIGN)
+
+
+def apply_icon(state: GreenlandState, data: GreenlandData, icon: str, arg: str) -> None:
+    """The event icons (events.toml; reference B.3.4)."""
+    if icon in ("cool", "warm", "migration"):
+        row = ("north", "south").index(arg)
+        if icon == "cool" and state.warm[row]:
+            state.cold[row].insert(0, state.warm[row].pop(0))
+        elif icon == "warm" and state.cold[row]:
+            state.warm[row].insert(0, state.cold[row].pop(0))
+        elif icon == "migration":
+            far = [c for c in state.warm[row] if not data.biomes[c].new_world]
+            if far:
+                state.warm[row].remove(far[-1])
+                if state.decks[row]:
+                    state.warm[row].append(state.decks[row].pop())
+        return
+    for seat in living(state):
+        before = population(state, seat)
+        if icon == "decimate":
+            if population(state, seat) >= int(arg) and not state.elders[seat][CHIEF]:
+                k = state.pool[seat] // 2
+                state.pool[seat] -= k
+                to_valhalla(state, seat, k)
+        elif icon == "elder_death":
+            kill_elder(state, seat)
+        elif icon == "winter":
+            if not has(state, data, seat, "winter_free"):
+                due = -(-sum(state.elders[seat]) // 2)
+                paid = min(due, state.energy[seat])
+                state.energy[seat] -= paid
+                for _ in range(due - paid):
+                    kill_elder(state, seat)
+        elif icon == "plague":
+            k = state.pool[seat] // 5
+            state.pool[seat] -= k
+            to_valhalla(state, seat, k)
+        elif icon == "feast":
+            state.energy[seat] += 1
+        state.stats["event_losses"][seat] += before - population(state, seat)
+
+
+def start_auction(state: GreenlandState, data: GreenlandData) -> bool:
+    """Line 21: a Norse trade ship's imported good is auctioned (for ivory, ruling G3). True if bids are
+    due."""
+    if not state.imports:
+        return False
+    state.offer = state.imports.pop()
+    if not any(state.ivory[s] > 0 for s in living(state)):
+        state.offer = -1  # nobody can bid: the good sails on
+        return False
+    state.phase = BID
+    return True
+
+
+def bidders(state: GreenlandState) -> list[int]:
+    return [s for s in state.order if state.ivory[s] > 0]
+
+
+def resolve_auction(state: GreenlandState, data: GreenlandData, bids: dict[int, int]) -> None:
+    best = max(bids.values(), default=0)
+    if best > 0:
+        winner = next(s for s in state.order if bids.get(s, 0) == best)  # ties: player order (ruling G3)
+        state.ivory[winner] -= best
+        state.tableau[winner].append(state.offer)
+        state.stats["imports_won"][winner] += 1
+    state.offer = -1
+    run_icons(state, data)
+
+
+def end_if_decided(state: GreenlandState, data: GreenlandData) -> bool:
+    """Line 5 'or be the sole remaining culture': with one culture left (or none) the game is over."""
+    alive = living(state)
+    if not alive or (state.n_players > 1 and len(alive) <= 1 and data.end["end_when_one_left"]):
+        state.phase = OVER
+        return True
+    return False
+
+
+def enter(state: GreenlandState, data: GreenlandData, phase: int) -> None:
+    """Start ``phase`` and skip to the first decision (a phase with nothing to decide passes by itself)."""
+    check_alive(state)
+    if end_if_decided(state, data):
+        return
+    state.order = [s for s in state.order if state.alive[s]]
+    state.phase = phase
+    state.idx = 0
+    state.moves = 0
+    if phase == NEGOTIATE:
+        state.contests = contested(state, data)
+        state.contest = -1
+        state.stage = 0
+        state.queue = []
+        next_contest(state, data)
+        return
+    if phase == HUNT:
+        state.hunts = hunt_order(state, data)
+        state.idx = 0
+        next_hunt(state, data)
+        return
+    advance(state, data)
+
+
+def advance(state: GreenlandState, data: GreenlandData) -> None:
+    """Move ``idx`` to the next seat of a sequential phase that has something to decide."""
+    seats = elder_order(state) if state.phase == ELDER else state.order
+    while state.idx < len(seats):
+        seat = seats[state.idx]
+        if state.alive[seat] and len(options(state, data, seat, check=False)) > 1:
+            return
+        state.idx += 1
+        state.moves = 0
+    following = {ASSIGN: SUNSTONE, SUNSTONE: NEGOTIATE, DOMESTIC: ELDER}
+    if state.phase == DOMESTIC:
+        upkeep(state, data)
+    if state.phase in following:
+        enter(state, data, following[state.phase])
+    elif state.phase == ELDER:
+        end_generation(state, data)
+
+
+def upkeep(state: GreenlandState, data: GreenlandData) -> None:
+    """Ruling G16 (line 5 'fuel to sustain their children, elders, and livestock'; reference B.3.2): at the
+    end of phase H each tribe burns 1 energy per ``upkeep_per`` living tribesmen; each missing energy costs a
+    life:
+    an unassigned tribesman, else a colonist, else an elder (highest rank), else the Alpha."""
+    per = int(data.setup["upkeep_per"])
+    if state.rules.get("upkeep", "fuel") != "fuel" or per <= 0:
+        return
+    for seat in state.order:
+        due = population(state, seat) // per
+        paid = min(due, state.energy[seat])
+        state.energy[seat] -= paid
+        for _ in range(due - paid):
+            state.stats["starved"][seat] += 1
+            if state.pool[seat]:
+                state.pool[seat] -= 1
+                to_valhalla(state, seat, 1)
+            elif state.colonists[seat]:
+                card = next(iter(state.colonists[seat]))
+                lose_hunters(state, data, seat, card, 1)
+            elif not kill_elder(state, seat) and state.alpha[seat] == ALPHA_POOL:
+                state.alpha[seat] = ALPHA_DEAD
+
+
+def end_generation(state: GreenlandState, data: GreenlandData) -> None:
+    check_alive(state)
+    if end_if_decided(state, data):
+        return
+    if state.generation >= int(data.end["generations"]) or not state.events:
+        state.phase = OVER
+        return
+    state.generation += 1
+    start_generation(state, data)
+
+
+def current(state: GreenlandState) -> int:
+    if state.phase in (ASSIGN, SUNSTONE, DOMESTIC):
+        return state.order[state.idx]
+    if state.phase == ELDER:
+        return elder_order(state)[state.idx]
+    if state.phase == NEGOTIATE:
+        return state.target if state.target >= 0 else state.queue[0]
+    if state.phase == HUNT:
+        return state.hunts[state.idx][1]
+    return -1
+
+
+def to_move(state: GreenlandState) -> tuple[int, ...]:
+    if state.phase == OVER:
+        return ()
+    if state.phase == BID:
+        return tuple(bidders(state))
+    return (current(state),)
+
+
+# --------------------------------------------------------------------------- phase F (lines 57-64)
+
+
+def contested(state: GreenlandState, data: GreenlandData) -> list[int]:
+    """Cards (not the inexhaustible New World, line 49) with tribesmen of two or more tribes."""
+    if not state.rules.get("advanced", True):
+        return []
+    return [
+        c
+        for c in visible(state)
+        if not data.biomes[c].new_world and sum(1 for s in state.order if present(state, s, c)) >= 2
+    ]
+
+
+def next_contest(state: GreenlandState, data: GreenlandData) -> None:
+    """Line 32: on each contested card, in iron order, every tribe stays or withdraws; then attacks."""
+    state.target = state.attacker = -1
+    while True:
+        if state.queue:
+            card = state.contests[state.contest]
+            others = [s for s in state.order if s != state.queue[0] and present(state, s, card)]
+            seat = state.queue[0]
+            if not present(state, seat, card) or not others:
+                state.queue.pop(0)
+                continue
+            if state.stage == 0:
+                return  # stay / withdraw decision
+            targets = others
+            if len(targets) == 1:
+                state.attacker, state.target = seat, targets[0]
+            return  # attack decision (or the target's defend decision)
+        if state.stage == 0 and state.contest >= 0:
+            card = state.contests[state.contest]
+            there = [s for s in state.order if present(state, s, card)]
+            if len(there) >= 2:  # line 32 'Unless all but one player's tribesmen leave a card ... attack'
+                state.stage = 1
+                state.queue = iron_order(state, there)
+                continue
+        state.contest += 1
+        state.stage = 0
+        if state.contest >= len(state.contests):
+            finish_negotiation(state, data)
+            return
+        card = state.contests[state.contest]
+        state.queue = iron_order(state, [s for s in state.order if present(state, s, card)])
+
+
+def finish_negotiation(state: GreenlandState, data: GreenlandData) -> None:
+    """Line 63: a peaceful New World card with more than 6 colonists turns hostile."""
+    state.queue = []
+    if state.rules.get("advanced", True):
+        for row in (0, 1):
+            card = data.new_world(row)
+            total = sum(state.colonists[s].get(card, 0) for s in range(state.n_players))
+            if card not in state.hostile and total > int(data.setup["hostile_above"]):
+                state.hostile.append(card)
+    enter(state, data, HUNT)
+
+
+# --------------------------------------------------------------------------- phase G (lines 66-73)
+
+
+def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
+    """Skip hunts with nobody left, and hunts on a card someone already won (line 49, ruling G6)."""
+    while state.idx < len(state.hunts):
+        card, seat = state.hunts[state.idx]
+        if not present(state, seat, card) or not state.alive[seat]:
+            state.idx += 1
+            continue
+        if (
+            card in state.won
+            and not data.biomes[card].new_world
+            and data.hunt["one_success_per_card"]
+            and state.rules.get("contest_success", "first") == "first"
+        ):
+            return_hunters(state, seat, card)
+            state.idx += 1
+            continue
+        return
+    check_alive(state)
+    enter(state, data, DOMESTIC)
+
+
+def resolve_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int) -> Roll:
+    roll = roll_hunt(state, data, seat, card, flags, state.rng)
+    if flags & IRON_FLAG:
+        state.iron[seat] -= int(data.setup["iron_rule_cost"])
+        state.stats["iron_spent"][seat] += 1
+    state.stats["hunts"][seat] += 1
+    # line 73: attrition first, then the reward (hunt.toml attrition_before_rewards)
+    state.stats["hunters_killed"][seat] += lose_hunters(state, data, seat, card, roll.killed)
+    b = data.biomes[card]
+    if roll.success and (present(state, seat, card) or not data.hunt["attrition_before_rewards"]):
+        state.stats["hunts_won"][seat] += 1
+        state.won.append(card)
+        babies(state, data, seat, b.babies)
+        state.energy[seat] += b.energy
+        state.ivory[seat] += b.ivory
+        state.iron[seat] += b.iron
+        if b.trophy and data.hunt["trophy_takes_card"]:
+            take_trophy(state, data, seat, card)
+    return_hunters(state, seat, card)
+    return roll
+
+
+def take_trophy(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> None:
+    """Reference B.3.1: the last of a species becomes a Trophy; the deck's top card takes its place (G12)."""
+    row, cold = row_of(state, card)
+    side = state.cold[row] if cold else state.warm[row]
+    i = side.index(card)
+    for s in range(state.n_players):  # anyone else still there goes home
+        if s != seat:
+            return_hunters(state, s, card)
+    state.pool[seat] += state.hunters[seat].pop(card, 0)
+    if state.alpha[seat] == card:
+        state.alpha[seat] = ALPHA_POOL
+    state.trophies[seat].append(card)
+    if state.decks[row]:
+        side[i] = state.decks[row].pop()
+    else:
+        side.pop(i)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool = True) -> list[Option]:
+    if state.phase == OVER or (check and seat not in to_move(state)):
+        return []
+    phase = state.phase
+    if phase == BID:
+        return [Option("bid", k) for k in range(state.ivory[seat] + 1)]
+    if phase == ASSIGN:
+        return assign_options(state, data, seat)
+    if phase == SUNSTONE:
+        return sunstone_options(state, data, seat)
+    if phase == NEGOTIATE:
+        card = state.contests[state.contest]
+        if state.target >= 0:
+            iron = (
+                [Option("defend", card, 1, state.attacker)]
+                if state.iron[seat] >= int(data.setup["iron_rule_cost"])
+                else []
+            )
+            return [Option("defend", card, 0, state.attacker), *iron]
+        if state.stage == 0:
+            return [Option("stay", card), Option("withdraw", card)]
+        return [Option("attack", card, t) for t in state.order if t != seat and present(state, t, card)]
+    if phase == HUNT:
+        card = state.hunts[state.idx][0]
+        out = [Option("roll", card, 0)]
+        if state.alpha[seat] == card:
+            out.append(Option("roll", card, ALPHA_FLAG))
+        if state.rules.get("advanced", True) and state.iron[seat] >= int(data.setup["iron_rule_cost"]):
+            out += [Option("roll", card, o.b | IRON_FLAG) for o in list(out)]
+        return out
+    if phase == DOMESTIC:
+        return domestic_options(state, data, seat)
+    if phase == ELDER:
+        return elder_options(state, data, seat)
+    return []
+
+
+def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+    """Lines 42-55: Hunters on biomes, colonists in the New World, promotion to elder, the Alpha."""
+    out: list[Option] = []
+    cards = visible(state)
+    if state.pool[seat] > 0:
+        for c in cards:
+            if can_send(state, data, seat, c):
+                out.append(Option("hunt", c))
+        if state.energy[seat] >= int(data.setup["promotion_energy"]):
+            out += [Option("promote", r) for r in range(N_RANKS)]
+    if state.alpha[seat] == ALPHA_POOL:
+        for c in cards:
+            if not data.biomes[c].new_world and can_send(state, data, seat, c):
+                out.append(Option("alpha", c))
+    out.append(DONE)
+    return out
+
+
+def sunstone_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+    """Line 54: reassign up to three tribesmen after everyone has assigned (Hunters only, ruling G5)."""
+    if not has(state, data, seat, "sun_stone") or state.moves >= int(data.setup["sun_stone_moves"]):
+        return [DONE]
+    out = []
+    for src, k in state.hunters[seat].items():
+        if not k:
+            continue
+        placed = dict(state.placed[seat])
+        placed[src] = placed.get(src, 0) - 1
+        for dst in visible(state):
+            if dst != src and not data.biomes[dst].new_world and can_send(state, data, seat, dst, 1, placed):
+                out.append(Option("move", src, dst))
+    return [*out, DONE]
+
+
+def domestic_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+    """Line 26: tableau cards give babies for energy or elders; a hostile New World may be pacified."""
+    out = []
+    for c in state.tableau[seat]:
+        t = data.tcards[c]
+        if not t.babies or c in state.bred[seat] or state.energy[seat] < t.energy:
+            continue
+        if t.elders:
+            if sum(state.elders[seat]) >= t.elders:
+                out += [Option("breed", c, -1, r) for r in range(N_RANKS) if state.elders[seat][r]]
+        else:
+            out.append(Option("breed", c))
+    if state.ivory[seat] >= int(data.setup["pacify_ivory"]):
+        out += [Option("pacify", c) for c in state.hostile if state.colonists[seat].get(c, 0)]
+    return [*out, DONE]
+
+
+def elder_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+    """Line 27: each elder acts once with its rank's power (elders.toml, ruling G14); conversion."""
+    out = []
+    per_elder = state.rules.get("elder_actions", "per_elder") == "per_elder"
+    for r, rank in enumerate(data.ranks):
+        if state.used[seat][r] >= (state.elders[seat][r] if per_elder else min(1, state.elders[seat][r])):
+            continue
+        for i, act in enumerate(rank.actions):
+            if (
+                state.energy[seat] < act.energy
+                or state.ivory[seat] < act.ivory
+                or state.iron[seat] < act.iron
+            ):
+                continue
+            if act.name == "domesticate":
+                taken = {c for t in state.tableau for c in t}
+                out += [Option("elder", r, i, c) for c in data.tcards_of("animal") if c not in taken]
+            elif act.name == "burn_witch":
+                out += [Option("elder", r, i, k) for k in range(N_RANKS) if state.elders[seat][k]]
+            elif act.name == "invent":
+                if state.inventions:
+                    out.append(Option("elder", r, i))
+            else:
+                out.append(Option("elder", r, i))
+    if state.religion[seat] == POLY and (
+        state.rules.get("conversion", "no_elders") == "any" or not sum(state.elders[seat])
+    ):
+        out.append(Option("convert"))
+    return [*out, DONE]
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: GreenlandState, data: GreenlandData, choices: dict[int, Any]) -> None:
+    for seat, option in choices.items():
+        legal = options(state, data, seat)
+        try:
+            ok = option in legal
+        except Exception:  # noqa: BLE001 - any comparison failure means the option is not ours
+            ok = False
+        if not ok:
+            raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
+    if state.phase == BID:
+        resolve_auction(state, data, {s: Option(*o).a for s, o in choices.items()})
+        return
+    ((seat, option),) = choices.items()
+    o = Option(*option)
+    phase = state.phase
+    if phase in (ASSIGN, SUNSTONE, DOMESTIC, ELDER):
+        if o.kind == "done":
+            state.idx += 1
+            state.moves = 0
+        else:
+            act(state, data, seat, o)
+        if state.phase == phase:
+            advance(state, data)
+    elif phase == NEGOTIATE:
+        negotiate(state, data, seat, o)
+    elif phase == HUNT:
+        resolve_hunt(state, data, seat, o.a, o.b)
+        state.idx += 1
+        next_hunt(state, data)
+
+
+def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
+    kind = o.kind
+    if kind == "hunt":
+        state.pool[seat] -= 1
+        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
+        if data.biomes[o.a].new_world:  # line 50: colonists are permanently assigned
+            state.colonists[seat][o.a] = state.colonists[seat].get(o.a, 0) + 1
+            state.stats["colonists_sent"][seat] += 1
+        else:
+            state.hunters[seat][o.a] = state.hunters[seat].get(o.a, 0) + 1
+    elif kind == "alpha":
+        state.alpha[seat] = o.a
+        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
+    elif kind == "promote":  # line 51
+        state.pool[seat] -= 1
+        state.energy[seat] -= int(data.setup["promotion_energy"])
+        state.elders[seat][o.a] += 1
+        state.stats["promotions"][seat] += 1
+    elif kind == "move":  # line 54
+        state.hunters[seat][o.a] -= 1
+        if not state.hunters[seat][o.a]:
+            del state.hunters[seat][o.a]
+        state.placed[seat][o.a] -= 1
+        state.hunters[seat][o.b] = state.hunters[seat].get(o.b, 0) + 1
+        state.placed[seat][o.b] = state.placed[seat].get(o.b, 0) + 1
+        state.moves += 1
+    elif kind == "breed":  # line 26
+        t = data.tcards[o.a]
+        state.energy[seat] -= t.energy
+        for _ in range(t.elders):
+            kill_elder(state, seat, o.c)
+        state.bred[seat].append(o.a)
+        babies(state, data, seat, t.babies)
+        state.stats["bred"][seat] += 1
+    elif kind == "pacify":  # line 26
+        state.ivory[seat] -= int(data.setup["pacify_ivory"])
+        state.hostile.remove(o.a)
+    elif kind == "elder":
+        elder_action(state, data, seat, o)
+    elif kind == "convert":  # line 27
+        state.religion[seat] = MONO
+        state.converted[seat] = state.generation
+    check_alive(state)
+
+
+def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
+    action = data.ranks[o.a].actions[o.b]
+    state.used[seat][o.a] += 1
+    state.stats["elder_actions"][seat] += 1
+    state.energy[seat] += action.gain_energy - action.energy
+    state.ivory[seat] += action.gain_ivory - action.ivory
+    state.iron[seat] += action.gain_iron - action.iron
+    if action.name == "domesticate":
+        state.tableau[seat].append(o.c)
+    elif action.name == "burn_witch":
+        kill_elder(state, seat, o.c)
+    elif action.name == "invent":
+        state.tableau[seat].append(state.inventions.pop())
+
+
+def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
+    card = o.a
+    if o.kind == "withdraw":
+        return_hunters(state, seat, card)
+        state.placed[seat].pop(card, None)
+        state.stats["withdrawals"][seat] += 1
+        state.queue.pop(0)
+    elif o.kind == "stay":
+        state.queue.pop(0)
+    elif o.kind == "attack":
+        state.attacker, state.target = seat, o.b
+        return
+    elif o.kind == "defend":
+        resolve_attack(state, data, state.attacker, seat, card, bool(o.b))
+        state.queue.pop(0)
+    next_contest(state, data)
+
+
+def resolve_attack(
+    state: GreenlandState, data: GreenlandData, attacker: int, victim: int, card: int, iron: bool
+) -> Roll:
+    roll = roll_attack(state, data, attacker, card, state.rng)
+    state.stats["attacks"][attacker] += 1
+    if iron:  # line 64: the victim spends 1 iron before the roll to cancel all casualties
+        state.iron[victim] -= int(data.setup["iron_rule_cost"])
+        state.stats["iron_spent"][victim] += 1
+    else:
+        state.stats["kills_inflicted"][attacker] += lose_hunters(state, data, victim, card, roll.killed)
+    state.target = state.attacker = -1
+    return roll
+
+
+def preview(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Roll | None:
+    """The dice ``o`` will roll, from a copy of the generator (for the turn record)."""
+    if o.kind == "roll":
+        return roll_hunt(state, data, seat, o.a, o.b, copy.deepcopy(state.rng))
+    if o.kind == "defend":
+        return roll_attack(state, data, o.c, o.a, copy.deepcopy(state.rng))
+    return None
+
+
+def final_scores(state: GreenlandState, data: GreenlandData) -> list[int]:
+    return [score(state, data, s) for s in range(state.n_players)]

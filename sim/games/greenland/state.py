@@ -1,0 +1,127 @@
+"""Greenland's game state: plain lists and dicts, mutated in place by ``rules``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+# Phases (greenland-third-edition.txt:21-27); BID is the trade-ship auction inside the event phase.
+EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER = range(9)
+PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic", "elder", "over")
+POLY, MONO = 0, 1
+ALPHA_POOL, ALPHA_DEAD = -1, -2
+
+STATS = (
+    "hunts",
+    "hunts_won",
+    "hunters_killed",
+    "babies",
+    "promotions",
+    "colonists_sent",
+    "attacks",
+    "kills_inflicted",
+    "withdrawals",
+    "iron_spent",
+    "elder_actions",
+    "bred",
+    "imports_won",
+    "event_losses",
+    "starved",
+    "generation_died",
+)
+
+
+class Option(NamedTuple):
+    """One decision. ``kind`` is one of KINDS.
+
+    hunt: a = biome card (a colonist on a New World card).  alpha: a = card for the Alpha.
+    promote: a = rank index 0-5.  done: nothing more this phase.
+    move: a = from card, b = to card (sun-stone).  stay / withdraw: a = contested card.
+    attack: a = card, b = target seat.  defend: a = card, b = 1 to spend iron (iron rule), c = attacker.
+    roll: a = card, b = flags (1 use the Alpha's automatic hit, 2 spend iron to cancel casualties).
+    bid: a = ivory bid.  breed: a = tableau card, c = rank of the elder spent (-1 none).
+    pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
+    convert: flip the placard to monotheism.
+    """
+
+    kind: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+
+KINDS = (
+    "hunt",
+    "alpha",
+    "promote",
+    "done",
+    "move",
+    "stay",
+    "withdraw",
+    "attack",
+    "defend",
+    "roll",
+    "bid",
+    "breed",
+    "pacify",
+    "elder",
+    "convert",
+)
+DONE = Option("done")
+
+
+@dataclass
+class GreenlandState:
+    """Everything about one game. Decks are lists whose last element is the top card."""
+
+    n_players: int
+    seed: int
+    rules: dict
+    rng: np.random.Generator
+    tribe: list[int]  # seat -> tribe index (sim.games.greenland.data.TRIBES)
+    events: list[int]
+    decks: list[list[int]]  # North, South biome decks
+    warm: list[list[int]]  # per row, index 0 nearest the deck (line 11)
+    cold: list[list[int]]  # per row, index 0 nearest the deck
+    inventions: list[int]
+    imports: list[int]
+    # tribes, by seat
+    pool: list[int]
+    alpha: list[int]  # ALPHA_POOL, ALPHA_DEAD or the card it hunts
+    elders: list[list[int]]  # seat -> 6 ranks
+    hunters: list[dict[int, int]]  # this generation's Hunters per card (not colonists)
+    colonists: list[dict[int, int]]
+    placed: list[dict[int, int]]  # tribesmen sent to each card this generation (transport)
+    valhalla: list[int]
+    energy: list[int]
+    ivory: list[int]
+    iron: list[int]
+    tableau: list[list[int]]
+    trophies: list[list[int]]
+    religion: list[int]
+    alive: list[bool]
+    hostile: list[int] = field(default_factory=list)  # New World cards on the hostile side
+    # flow
+    generation: int = 1
+    phase: int = EVENT
+    event: int = -1
+    icon: int = 0  # next icon of the event card to apply
+    order: list[int] = field(default_factory=list)  # player order of phases 1, 2, 5 (line 31)
+    idx: int = 0  # position in the phase's order
+    moves: int = 0  # sun-stone moves made by the current seat
+    offer: int = -1  # import being auctioned
+    contests: list[int] = field(default_factory=list)  # contested cards (phase F), in row order
+    contest: int = 0
+    stage: int = 0  # 0 withdraw, 1 attack
+    queue: list[int] = field(default_factory=list)  # seats still to decide on this card, in iron order
+    target: int = -1  # attacked seat awaiting its defend decision
+    attacker: int = -1
+    hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat) in hunt order (line 33)
+    won: list[int] = field(default_factory=list)  # cards successfully hunted this generation
+    used: list[list[int]] = field(default_factory=list)  # elder actions used per seat and rank
+    bred: list[list[int]] = field(default_factory=list)  # tableau cards used in phase H
+    converted: list[int] = field(default_factory=list)  # generation of conversion, -1 never
+    stats: dict[str, list[int]] = field(default_factory=dict)
+    log: list[tuple[int, ...]] = field(default_factory=list)  # (generation, event) per event drawn

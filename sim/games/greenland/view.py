@@ -1,0 +1,88 @@
+"""What one Greenland seat may see: the whole table, nothing hidden in a deck.
+
+Tribesmen, discs, tableaus, trophies, placards, the rows and the current event are on the table;
+the order of the event, biome, invention and import decks is not, and in a trade-ship auction the
+other tribes' bids are secret until every bid is in (the bids are simultaneous, ruling G3).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sim.games.greenland.data import GreenlandData
+from sim.games.greenland.rules import current
+from sim.games.greenland.state import BID, OVER, GreenlandState
+
+
+class GreenlandView(NamedTuple):
+    seat: int
+    n_players: int
+    tribe: tuple[int, ...]
+    generation: int
+    phase: int
+    event: int
+    order: tuple[int, ...]
+    to_act: int  # the seat deciding now (-1 in an auction)
+    warm: tuple[tuple[int, ...], tuple[int, ...]]
+    cold: tuple[tuple[int, ...], tuple[int, ...]]
+    hostile: tuple[int, ...]
+    decks_left: tuple[int, int]
+    events_left: int
+    offer: int  # import being auctioned, -1 none
+    pool: tuple[int, ...]
+    alpha: tuple[int, ...]
+    elders: tuple[tuple[int, ...], ...]
+    hunters: tuple[dict[int, int], ...]
+    colonists: tuple[dict[int, int], ...]
+    placed: dict[int, int]  # own tribesmen sent this generation (transport)
+    valhalla: tuple[int, ...]
+    energy: tuple[int, ...]
+    ivory: tuple[int, ...]
+    iron: tuple[int, ...]
+    tableau: tuple[tuple[int, ...], ...]
+    trophies: tuple[tuple[int, ...], ...]
+    religion: tuple[int, ...]
+    alive: tuple[bool, ...]
+    won: tuple[int, ...]
+    used: tuple[int, ...]  # own elder actions used this generation, per rank
+    moves: int
+    rules: dict
+    data: GreenlandData
+
+
+def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandView:
+    return GreenlandView(
+        seat=seat,
+        n_players=state.n_players,
+        tribe=tuple(state.tribe),
+        generation=state.generation,
+        phase=state.phase,
+        event=state.event,
+        order=tuple(state.order),
+        to_act=current(state) if state.phase not in (BID, OVER) else -1,
+        warm=(tuple(state.warm[0]), tuple(state.warm[1])),
+        cold=(tuple(state.cold[0]), tuple(state.cold[1])),
+        hostile=tuple(state.hostile),
+        decks_left=(len(state.decks[0]), len(state.decks[1])),
+        events_left=len(state.events),
+        offer=state.offer,
+        pool=tuple(state.pool),
+        alpha=tuple(state.alpha),
+        elders=tuple(tuple(e) for e in state.elders),
+        hunters=tuple(dict(h) for h in state.hunters),
+        colonists=tuple(dict(c) for c in state.colonists),
+        placed=dict(state.placed[seat]),
+        valhalla=tuple(state.valhalla),
+        energy=tuple(state.energy),
+        ivory=tuple(state.ivory),
+        iron=tuple(state.iron),
+        tableau=tuple(tuple(t) for t in state.tableau),
+        trophies=tuple(tuple(t) for t in state.trophies),
+        religion=tuple(state.religion),
+        alive=tuple(state.alive),
+        won=tuple(state.won),
+        used=tuple(state.used[seat]),
+        moves=state.moves,
+        rules=dict(state.rules),
+        data=data,
+    )

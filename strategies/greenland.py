@@ -1,0 +1,304 @@
+"""Scripted Greenland strategies: ``greedy``; archetypes ``spreader`` and ``elder``.
+
+All of them see only their seat's view (``sim.games.greenland.view.GreenlandView``) and rate every legal
+option by one shared one-ply valuation: a hunt by its chance of success (binomial over the dice, with the
+Alpha's automatic hit and re-rolls counted as extra dice) times the reward, less the Hunters the bloody
+faces are expected to kill; an elder by its rank's use for the generations left; energy by the fuel upkeep
+still due. The archetypes change the weights:
+
+* ``spreader``: a hunter that spreads widely and takes risks: lives are cheap, every new card is worth a
+  bonus, Mariners and colonists are sought, iron is never spent on a hunt.
+* ``elder``: a cautious elder-builder: lives are dear, Hunters avoid bloody cards and spend iron, elders are
+  promoted and their actions bank iron and ivory; once iron + ivory would outscore its Trophies it burns its
+  elders (Shaman) and converts to monotheism.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from sim.games.greenland.data import GreenlandData
+from sim.games.greenland.state import ALPHA_POOL, POLY, Option
+from sim.games.greenland.view import GreenlandView
+from strategies.base import Strategy
+
+#: how much an elder of each rank is worth per generation left (Chief .. Mariner)
+RANK_USE = (0.25, 0.3, 0.3, 0.3, 0.45, 0.35)
+
+
+@lru_cache(maxsize=4096)
+def p_at_least(n: int, p: float, k: int) -> float:
+    """P(at least k successes in n dice with success chance p)."""
+    if k <= 0:
+        return 1.0
+    if n < k:
+        return 0.0
+    return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+class GreenlandBase(Strategy):
+    """One-ply valuation; the parameters are its weights (see the module doc)."""
+
+    name = "greenland-base"
+    games = ("greenland",)
+    params: dict[str, tuple[type, Any]] = {
+        "life": (float, 2.5),
+        "energy": (float, 1.0),
+        "ivory": (float, 0.8),
+        "iron": (float, 0.8),
+        "trophy": (float, 1.0),
+        "spread": (float, 0.0),
+        "risk": (float, 1.0),
+        "elder": (float, 1.0),
+        "colonist": (float, 0.6),
+        "iron_hunt": (float, 1.0),
+        "breed_margin": (int, 1),
+        "convert_at": (int, 99),
+        "stand": (float, 1.0),
+    }
+
+    # ------------------------------------------------------------------ helpers
+    def gens_left(self, v: GreenlandView) -> int:
+        return v.events_left + 1
+
+    def faces(self, v: GreenlandView, card: int) -> tuple[set[int], set[int], int, bool]:
+        """(hits, bloody, need, cold) as rules.faces computes them, from the view."""
+        d: GreenlandData = v.data
+        b = d.biomes[card]
+        cold = card in v.cold[0] or card in v.cold[1]
+        hits = set(d.die["cold_hits"] if cold else d.die["warm_hits"])
+        hostile = card in v.hostile
+        bloody = set(b.bloody_hostile if hostile else b.bloody)
+        if cold:
+            bloody |= set(d.die["cold_bloody"])
+        hits |= {f for c in v.tableau[v.seat] for t, f in d.tcards[c].modifiers if t == b.type}
+        return hits, bloody - hits, (b.need_hostile if hostile else b.need), cold
+
+    def rerolls(self, v: GreenlandView, kind: str) -> int:
+        d: GreenlandData = v.data
+        n = sum(
+            k for r, rank in enumerate(d.ranks) if v.elders[v.seat][r] for t, k in rank.rerolls if t == kind
+        )
+        return n + sum(k for c in v.tableau[v.seat] for t, k in d.tcards[c].rerolls if t == kind)
+
+    def upkeep_due(self, v: GreenlandView) -> int:
+        per = int(v.data.setup["upkeep_per"])
+        if v.rules.get("upkeep", "fuel") != "fuel" or per <= 0:
+            return 0
+        s = v.seat
+        pop = (
+            v.pool[s]
+            + sum(v.hunters[s].values())
+            + sum(v.colonists[s].values())
+            + sum(v.elders[s])
+            + (v.alpha[s] >= ALPHA_POOL)
+        )
+        return pop // per
+
+    def energy_w(self, v: GreenlandView) -> float:
+        short = self.upkeep_due(v) - v.energy[v.seat]
+        return self.energy * (1.8 if short > 0 else 1.0)
+
+    def mono_points(self, v: GreenlandView) -> int:
+        s = v.seat
+        return v.iron[s] + v.ivory[s] + sum(v.data.tcards[c].vp for c in v.tableau[s])
+
+    def poly_points(self, v: GreenlandView) -> int:
+        return sum(v.data.biomes[c].trophy for c in v.trophies[v.seat])
+
+    def converting(self, v: GreenlandView) -> bool:
+        return (
+            v.religion[v.seat] == POLY
+            and v.generation >= self.convert_at
+            and self.mono_points(v) > self.poly_points(v) + 1
+        )
+
+    def reward(self, v: GreenlandView, card: int) -> float:
+        b = v.data.biomes[card]
+        life = self.life
+        trophy = self.trophy * b.trophy if v.religion[v.seat] == POLY else 0.0
+        babies = min(b.babies, v.valhalla[v.seat])
+        iv = self.ivory * (1.3 if v.religion[v.seat] != POLY or self.converting(v) else 1.0)
+        return (
+            babies * life * 0.9
+            + b.energy * self.energy_w(v)
+            + b.ivory * iv
+            + b.iron * self.iron
+            + trophy
+            + self.spread
+        )
+
+    def hunt_value(self, v: GreenlandView, card: int, n: int, alpha: bool) -> float:
+        """Expected value of ``n`` dice (plus the Alpha's automatic hit) on ``card``."""
+        if n == 0 and not alpha:
+            return 0.0
+        hits, bloody, need, _ = self.faces(v, card)
+        p = len(hits) / 6
+        q = len(bloody) / 6
+        extra = self.rerolls(v, v.data.biomes[card].type)
+        ps = p_at_least(n + extra, p, need - alpha)
+        others = sum(
+            1 for s in range(v.n_players) if s != v.seat and (v.hunters[s].get(card, 0) or v.alpha[s] == card)
+        )
+        if others and not v.data.biomes[card].new_world:
+            ps *= 0.45
+        return ps * self.reward(v, card) - self.risk * n * q * self.life
+
+    def my_on(self, v: GreenlandView, card: int) -> int:
+        return v.hunters[v.seat].get(card, 0) + v.colonists[v.seat].get(card, 0)
+
+    def value(self, v: GreenlandView, o: Option) -> float:
+        k = o.kind
+        s = v.seat
+        if k == "done":
+            return 0.0
+        if k in ("hunt", "alpha"):
+            n, alpha = self.my_on(v, o.a), v.alpha[s] == o.a
+            now = self.hunt_value(v, o.a, n, alpha)
+            if k == "hunt":
+                gain = self.hunt_value(v, o.a, n + 1, alpha) - now
+                if v.data.biomes[o.a].new_world:  # a colonist stays and hunts every generation
+                    gain = gain * self.colonist * max(1, self.gens_left(v) // 2)
+                return gain
+            return self.hunt_value(v, o.a, n, True) - now
+        if k == "promote":
+            if self.converting(v):
+                return -5.0
+            use = RANK_USE[o.a] * self.elder * self.gens_left(v) / (1 + v.elders[s][o.a])
+            if o.a == 5:  # a Mariner opens the other row and the New World
+                use *= 1.0 + self.spread
+            return use - self.energy_w(v) - 0.2 * self.life
+        if k == "move":
+            return (
+                self.hunt_value(v, o.b, self.my_on(v, o.b) + 1, v.alpha[s] == o.b)
+                - self.hunt_value(v, o.b, self.my_on(v, o.b), v.alpha[s] == o.b)
+                - 0.5
+            )
+        return 0.0
+
+    # ------------------------------------------------------------------ decisions
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        v: GreenlandView = view
+        kind = options[0][0]
+        if len(options) == 1:
+            return options[0]
+        if kind == "bid":
+            want = 1 if v.data.tcards[v.offer].vp == 0 or v.religion[v.seat] != POLY else 0
+            return options[min(want, len(options) - 1)]
+        if kind == "roll":
+            return self.hunt_roll(v, options)
+        if kind in ("stay", "withdraw"):
+            card = options[0][1]
+            mine = self.my_on(v, card) + (v.alpha[v.seat] == card)
+            theirs = max(
+                v.hunters[s].get(card, 0) + (v.alpha[s] == card) for s in range(v.n_players) if s != v.seat
+            )
+            return options[0] if mine * self.stand >= theirs else options[1]
+        if kind == "attack":
+            return max(options, key=lambda o: (v.hunters[o[2]].get(o[1], 0), -o[2]))
+        if kind == "defend":
+            dice = v.hunters[options[0][3]].get(options[0][1], 0) + 1
+            expected = dice * len(v.data.die["attack_hits"]) / 6
+            return options[1] if expected * self.life * self.iron_hunt > self.iron * 2 else options[0]
+        if kind in ("breed", "pacify", "elder", "convert", "done") and v.phase >= 6:
+            return self.late(v, options)
+        best, best_v = options[-1], 0.0
+        for o in options:
+            val = self.value(v, Option(*o))
+            if val > best_v + 1e-9:
+                best, best_v = o, val
+        return best
+
+    def hunt_roll(self, v: GreenlandView, options: Sequence[Any]) -> Any:
+        card = options[0][1]
+        flags = {o[2] for o in options}
+        alpha = 1 if 1 in flags else 0
+        _, bloody, _, _ = self.faces(v, card)
+        n = self.my_on(v, card)
+        deaths = n * len(bloody) / 6
+        use_iron = (alpha | 2) in flags and deaths * self.life * self.iron_hunt > self.iron * 2
+        want = alpha | (2 if use_iron else 0)
+        return next(o for o in options if o[2] == want)
+
+    def late(self, v: GreenlandView, options: Sequence[Any]) -> Any:
+        """Phases H and I: breed, pacify, elder actions, conversion."""
+        s = v.seat
+        d: GreenlandData = v.data
+        spare = v.energy[s] - self.upkeep_due(v)
+        best, best_v = options[-1], 0.0
+        for raw in options:
+            o = Option(*raw)
+            val = 0.0
+            if o.kind == "convert":
+                val = 10.0 if self.mono_points(v) > self.poly_points(v) else -1.0
+            elif o.kind == "breed":
+                t = d.tcards[o.a]
+                if v.valhalla[s] and spare - t.energy >= self.breed_margin - 1:
+                    val = t.babies * self.life * 0.9 - t.energy * self.energy - t.elders * self.elder * 2
+            elif o.kind == "pacify":
+                val = v.colonists[s].get(o.a, 0) * 0.6 * self.life - self.ivory
+            elif o.kind == "elder":
+                act = d.ranks[o.a].actions[o.b]
+                iv = self.ivory * (1.3 if self.converting(v) or v.religion[s] != POLY else 1.0)
+                ir = self.iron * (1.3 if self.converting(v) or v.religion[s] != POLY else 1.0)
+                val = (
+                    (act.gain_energy - act.energy) * self.energy_w(v)
+                    + (act.gain_ivory - act.ivory) * iv
+                    + (act.gain_iron - act.iron) * ir
+                )
+                if act.energy and spare - act.energy < 0:
+                    val -= self.life
+                if act.name == "domesticate":
+                    val += d.tcards[o.c].babies * self.life * 0.3 * self.gens_left(v) / 2
+                elif act.name == "invent":
+                    val += 0.25 * self.gens_left(v)
+                elif act.name == "burn_witch":
+                    # burn the other elders first, the Shaman itself last
+                    last = o.c != 1 or sum(v.elders[s]) == 1
+                    val = 3.0 if self.converting(v) and last else -9.0
+            if val > best_v + 1e-9:
+                best, best_v = raw, val
+        return best
+
+
+class GreedyStrategy(GreenlandBase):
+    """The shared valuation with balanced weights."""
+
+    name = "greedy"
+
+
+class SpreaderStrategy(GreenlandBase):
+    """Spreads Hunters widely and takes risks (see the module doc)."""
+
+    name = "spreader"
+    params = {
+        **GreenlandBase.params,
+        "life": (float, 1.6),
+        "risk": (float, 0.6),
+        "spread": (float, 0.8),
+        "colonist": (float, 1.0),
+        "iron_hunt": (float, 0.0),
+        "elder": (float, 0.7),
+        "stand": (float, 1.5),
+    }
+
+
+class ElderStrategy(GreenlandBase):
+    """A cautious elder-builder that converts when it pays (see the module doc)."""
+
+    name = "elder"
+    params = {
+        **GreenlandBase.params,
+        "life": (float, 3.2),
+        "risk": (float, 1.6),
+        "elder": (float, 1.8),
+        "iron_hunt": (float, 1.5),
+        "colonist": (float, 0.3),
+        "convert_at": (int, 6),
+        "stand": (float, 0.8),
+        "iron": (float, 1.0),
+        "ivory": (float, 1.0),
+    }
