@@ -21,6 +21,7 @@ BUILTIN: dict[str, list[str]] = {
         "strategies.mainland:GreedyStrategy",
         "strategies.graenaland:GreedyStrategy",
         "strategies.knarr:GreedyStrategy",
+        "strategies.greenland:GreedyStrategy",
     ],
     "builder": ["strategies.mainland:BuilderStrategy"],
     "raider": ["strategies.mainland:RaiderStrategy"],
@@ -31,6 +32,7 @@ BUILTIN: dict[str, list[str]] = {
     "trader": ["strategies.knarr:TraderStrategy"],
     "hoarder": ["strategies.knarr:HoarderStrategy"],
     "architect": ["strategies.knarr:ArchitectStrategy"],
+    "spreader": ["strategies.greenland:SpreaderStrategy"], "elder": ["strategies.greenland:ElderStrategy"],
 }
 
 

@@ -12,6 +12,7 @@ GAMES: dict[str, str] = {
     "mainland": "sim.games.mainland.game",
     "graenaland": "sim.games.graenaland.game",
     "knarr": "sim.games.knarr.game",
+    "greenland": "sim.games.greenland.game",
 }
 
 
