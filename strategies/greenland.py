@@ -96,11 +96,11 @@ class GreenlandBase(Strategy):
             + sum(v.elders[s])
             + (v.alpha[s] >= ALPHA_POOL)
         )
-        return pop // per
+        return -(-pop // per)
 
     def energy_w(self, v: GreenlandView) -> float:
         short = self.upkeep_due(v) - v.energy[v.seat]
-        return self.energy * (1.8 if short > 0 else 1.0)
+        return max(self.energy, 0.9 * self.life) if short > 0 else self.energy
 
     def mono_points(self, v: GreenlandView) -> int:
         s = v.seat
@@ -236,8 +236,17 @@ class GreenlandBase(Strategy):
                 val = 10.0 if self.mono_points(v) > self.poly_points(v) else -1.0
             elif o.kind == "breed":
                 t = d.tcards[o.a]
-                if v.valhalla[s] and spare - t.energy >= self.breed_margin - 1:
-                    val = t.babies * self.life * 0.9 - t.energy * self.energy - t.elders * self.elder * 2
+                if v.valhalla[s]:
+                    val = t.babies * self.life * 0.9
+                    if o.c >= 0:  # an elder is spent (and dies)
+                        keep = RANK_USE[o.c] * self.elder * self.gens_left(v) / v.elders[s][o.c]
+                        val += 3.0 if self.converting(v) else -self.life - keep
+                    if o.c < 0 or not t.either:
+                        val = (
+                            val - t.energy * self.energy
+                            if spare - t.energy >= self.breed_margin - 1
+                            else -1.0
+                        )
             elif o.kind == "pacify":
                 val = v.colonists[s].get(o.a, 0) * 0.6 * self.life - self.ivory
             elif o.kind == "elder":
@@ -292,8 +301,8 @@ class ElderStrategy(GreenlandBase):
     name = "elder"
     params = {
         **GreenlandBase.params,
-        "life": (float, 3.2),
-        "risk": (float, 1.6),
+        "life": (float, 3.0),
+        "risk": (float, 1.25),
         "elder": (float, 1.8),
         "iron_hunt": (float, 1.5),
         "colonist": (float, 0.3),

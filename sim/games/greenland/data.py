@@ -56,6 +56,7 @@ class TCard:
     tribe: int  # the daughter's tribe; -1 otherwise
     energy: int = 0  # phase H cost
     elders: int = 0
+    either: bool = False  # costs the energy or the elders, not both
     babies: int = 0  # phase H yield
     sled: bool = False
     transport: int = 0
@@ -179,7 +180,9 @@ FIELDS: dict[str, dict[str, Check]] = {
             }
         ),
         "daughter": table(
-            {"energy": integer(0, 20), "elders": integer(0, 6), "babies": integer(0, 18)}, sourced=True
+            {"energy": integer(0, 20), "elders": integer(0, 6), "babies": integer(0, 18)},
+            {"either": boolean()},
+            sourced=True,
         ),
         "animals": tables(
             table(
@@ -572,6 +575,7 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                     tribe=t,
                     energy=int(d["energy"]),
                     elders=int(d["elders"]),
+                    either=bool(d.get("either", False)),
                     babies=int(d["babies"]),
                 )
             )

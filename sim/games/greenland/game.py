@@ -51,7 +51,7 @@ RULE_SWITCHES = (
         default="fuel",
         choices=("fuel", "none"),
         doc="G16: the text has no upkeep; line 5 says the Hunters gather 'food and fuel to sustain their "
-        "children, elders, and livestock'. fuel = at the end of phase H each tribe burns 1 energy per 4 "
+        "children, elders, and livestock'. fuel = at the end of phase H each tribe burns 1 energy per 5 "
         "living tribesmen (setup.toml upkeep_per) and loses a tribesman per missing energy; "
         "none = no upkeep.",
     ),

@@ -561,7 +561,7 @@ def upkeep(state: GreenlandState, data: GreenlandData) -> None:
     if state.rules.get("upkeep", "fuel") != "fuel" or per <= 0:
         return
     for seat in state.order:
-        due = population(state, seat) // per
+        due = -(-population(state, seat) // per)
         paid = min(due, state.energy[seat])
         state.energy[seat] -= paid
         for _ in range(due - paid):
@@ -809,12 +809,12 @@ def domestic_options(state: GreenlandState, data: GreenlandData, seat: int) -> l
     out = []
     for c in state.tableau[seat]:
         t = data.tcards[c]
-        if not t.babies or c in state.bred[seat] or state.energy[seat] < t.energy:
+        if not t.babies or c in state.bred[seat]:
             continue
-        if t.elders:
-            if sum(state.elders[seat]) >= t.elders:
-                out += [Option("breed", c, -1, r) for r in range(N_RANKS) if state.elders[seat][r]]
-        else:
+        with_energy = state.energy[seat] >= t.energy and (t.either or sum(state.elders[seat]) >= t.elders)
+        if t.elders and (t.either or with_energy) and sum(state.elders[seat]) >= t.elders:
+            out += [Option("breed", c, -1, r) for r in range(N_RANKS) if state.elders[seat][r]]
+        if with_energy and (t.either or not t.elders):
             out.append(Option("breed", c))
     if state.ivory[seat] >= int(data.setup["pacify_ivory"]):
         out += [Option("pacify", c) for c in state.hostile if state.colonists[seat].get(c, 0)]
@@ -914,9 +914,12 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
         state.moves += 1
     elif kind == "breed":  # line 26
         t = data.tcards[o.a]
-        state.energy[seat] -= t.energy
-        for _ in range(t.elders):
-            kill_elder(state, seat, o.c)
+        if o.c < 0 or not t.either:  # the energy (line 26); with 'either' the elders instead
+            state.energy[seat] -= t.energy
+        if o.c >= 0:
+            for _ in range(t.elders):
+                if not kill_elder(state, seat, o.c):
+                    kill_elder(state, seat)
         state.bred[seat].append(o.a)
         babies(state, data, seat, t.babies)
         state.stats["bred"][seat] += 1
