@@ -171,7 +171,7 @@ def set_board(state, items: np.ndarray, owner: np.ndarray) -> None:
     state.items[...] = items
     state.owner[...] = owner
     state.counts[...] = recount(items, owner, state.n_players)
-    state.scores = kernels.score_board(state.items, state.owner, state.n_players, state.data.points)
+    rules.set_scores(state, kernels.score_board(state.items, state.owner, state.n_players, state.data.points))
 
 
 def card_index(data, card_id: str) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.games.mainland import kernels
-from sim.games.mainland.rules import ALLOWED, REQ_PAIRS
+from sim.games.mainland.rules import COVER, REQ_PAIRS
 from sim.games.mainland.state import CAMP, PLACE_CAMP, PLACE_CARD
 from sim.games.mainland.view import MainlandView
 
@@ -18,7 +18,7 @@ def hand_placements(view: MainlandView) -> np.ndarray:
     cards = np.array([view.data.camp_card] if camp else view.hand, dtype=np.int64)
     return kernels.legal_placements(
         view.items, view.owner, view.counts, view.seat, cards, view.data.rotations,
-        view.data.unique_rotation, view.data.is_castle_card, ALLOWED, REQ_PAIRS,
+        view.data.unique_rotation, view.data.is_castle_card, COVER, REQ_PAIRS,
         bool(view.rules["castle_needs_overlap"]), camp, bool(view.rules["card_meets_own_requirements"]),
     )
 

@@ -138,7 +138,8 @@ class Mainland:
         state.current, state.phase, state.round = doc["current"], doc["phase"], doc["round"]
         state.stats = {k: list(v) for k, v in doc["stats"].items()}
         state.rng.bit_generator.state = doc["rng"]
-        state.scores = rules.kernels.score_board(state.items, state.owner, state.n_players, data.points)
+        scores = rules.kernels.score_board(state.items, state.owner, state.n_players, data.points)
+        rules.set_scores(state, scores)
         return state
 
 

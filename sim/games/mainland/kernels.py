@@ -112,53 +112,85 @@ def check_placement(items, owner, counts, player, layout, is_castle, r, c, allow
 
 
 @njit(cache=True)
-def legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
-                     allowed, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
-    """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
-    rows, cols = items.shape
+def cover_masks(allowed):
+    """Rule 3 as bit masks: ``cover[covered]`` has bit ``p`` set when item ``p`` may be placed on
+    ``covered`` (``allowed[placed, covered]``, the overlay table).  Made once, passed to the kernels."""
     n_items = allowed.shape[0]
-    # cover_mask[covered] has bit p set when item p may be placed on ``covered`` (rule 3).
-    cover_mask = np.zeros(n_items, dtype=np.uint64)
+    cover = np.zeros(n_items, dtype=np.uint64)
     for covered in range(n_items):
         for placed in range(n_items):
             if allowed[placed, covered]:
-                cover_mask[covered] |= np.uint64(1) << np.uint64(placed)
-    # Windows worth trying: occupancy decides rules 1 and 2; the window's overlay mask packs
-    # the four cells' cover masks (16 bits each) so that one AND tests rule 3 for a layout.
-    # Windows partly covered (or, for camps, empty) come first: every card may use them;
-    # the rest (fully covered, or empty when castles need no overlap) only castle cards.
+                cover[covered] |= np.uint64(1) << np.uint64(placed)
+    return cover
+
+
+@njit(cache=True)
+def _windows(items, owner, player, cover, castle_needs_overlap, camp):
+    """The 2x2 windows worth trying, in one pass over the board.
+
+    Occupancy decides rules 1 and 2; a window's overlay mask packs its four cells' cover
+    masks (``cover_masks``, 16 bits each),
+    so that one AND tests rule 3 for a whole layout.  Returns ``(windows, masks, covers_own,
+    n_partial, n_windows)``: the first ``n_partial`` windows (partly covered, or empty for
+    camps) serve every card, the rest (fully covered, or empty when castles need no overlap)
+    only castle cards; each group in row-major order.
+    """
+    rows, cols = items.shape
     size = (rows - 1) * (cols - 1)
     windows = np.empty(size, dtype=np.int64)
     masks = np.empty(size, dtype=np.uint64)
     covers_own = np.empty(size, dtype=np.bool_)
     n_partial = 0
-    n_windows = 0
-    for castle_only in (False, True):
-        for r in range(rows - 1):
-            for c in range(cols - 1):
-                o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
-                    items[r + 1, c + 1] != 0)
-                if camp:
-                    usable = o == 0 and not castle_only
-                elif castle_only:
-                    usable = o == 4 or (o == 0 and not castle_needs_overlap)
-                else:
-                    usable = 0 < o < 4
-                if not usable:
+    back = size  # castle-only windows are stacked from the end, then moved behind the partial ones
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
+                items[r + 1, c + 1] != 0)
+            if camp:
+                if o != 0:
                     continue
-                m = np.uint64(0)
-                own = False
-                for j in range(4):
-                    m |= cover_mask[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
-                    if items[r + j // 2, c + j % 2] != 0 and owner[r + j // 2, c + j % 2] == player:
-                        own = True
-                windows[n_windows] = r * (cols - 1) + c
-                masks[n_windows] = m
-                covers_own[n_windows] = own
-                n_windows += 1
-        if not castle_only:
-            n_partial = n_windows
-    out = np.empty((hand.shape[0] * 4 * n_windows, 4), dtype=np.int16)
+                slot = n_partial
+                n_partial += 1
+            elif 0 < o < 4:
+                slot = n_partial
+                n_partial += 1
+            elif o == 4 or not castle_needs_overlap:
+                back -= 1
+                slot = back
+            else:
+                continue
+            m = np.uint64(0)
+            own = False
+            for j in range(4):
+                m |= cover[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
+                if items[r + j // 2, c + j % 2] != 0 and owner[r + j // 2, c + j % 2] == player:
+                    own = True
+            windows[slot] = r * (cols - 1) + c
+            masks[slot] = m
+            covers_own[slot] = own
+    n_castle = size - back
+    for k in range(n_castle // 2):  # the stack holds them last-first: reverse it in place ...
+        i, j = back + k, size - 1 - k
+        windows[i], windows[j] = windows[j], windows[i]
+        masks[i], masks[j] = masks[j], masks[i]
+        covers_own[i], covers_own[j] = covers_own[j], covers_own[i]
+    for k in range(n_castle):  # ... then move it down behind the partial windows (n_partial <= back)
+        windows[n_partial + k] = windows[back + k]
+        masks[n_partial + k] = masks[back + k]
+        covers_own[n_partial + k] = covers_own[back + k]
+    return windows, masks, covers_own, n_partial, n_partial + n_castle
+
+
+@njit(cache=True)
+def _fill_placements(out, col, items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                     cover, req_pairs, castle_needs_overlap, camp, card_meets_own):
+    """Write every legal ``(hand_index, rotation, row, col)`` into ``out[:, col:col + 4]``; return the count.
+
+    ``out`` needs ``len(hand) * 4 * (number of windows)`` rows at most (see ``_windows``).
+    """
+    cols = items.shape[1]
+    windows, masks, covers_own, n_partial, n_windows = _windows(items, owner, player, cover,
+                                                                castle_needs_overlap, camp)
     n = 0
     for h in range(hand.shape[0]):
         card = hand[h]
@@ -188,11 +220,22 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
                             continue
                     elif not uncovered_ok:
                         continue
-                out[n, 0] = h
-                out[n, 1] = rot
-                out[n, 2] = r
-                out[n, 3] = c
+                out[n, col] = h
+                out[n, col + 1] = rot
+                out[n, col + 2] = r
+                out[n, col + 3] = c
                 n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                     cover, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
+    """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
+    rows, cols = items.shape
+    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1), 4), dtype=np.int16)
+    n = _fill_placements(out, 0, items, owner, counts, player, hand, rotations, unique_rotation,
+                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own)
     return out[:n]
 
 
@@ -310,24 +353,25 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
 
 
 @njit(cache=True)
-def placement_options(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card, allowed,
+def placement_options(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card, cover,
                       req_pairs, castle_needs_overlap, camp, card_meets_own, kind, pass_kind):
     """``legal_placements`` as option rows ``(kind, hand_index, rotation, row, col)``.
 
     With ``pass_kind >= 0`` a final pass row is appended (one call, one allocation: the
     placement step's options on the hot path).
     """
-    places = legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
-                              allowed, req_pairs, castle_needs_overlap, camp, card_meets_own)
-    m = places.shape[0]
-    out = np.zeros((m + (1 if pass_kind >= 0 else 0), 5), dtype=np.int16)
+    rows, cols = items.shape
+    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1) + 1, 5), dtype=np.int16)
+    m = _fill_placements(out, 1, items, owner, counts, player, hand, rotations, unique_rotation,
+                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own)
     for i in range(m):
         out[i, 0] = kind
-        for j in range(4):
-            out[i, j + 1] = places[i, j]
-    if pass_kind >= 0:
-        out[m, 0] = pass_kind
-    return out
+    if pass_kind < 0:
+        return out[:m]
+    out[m, 0] = pass_kind
+    for j in range(1, 5):
+        out[m, j] = 0
+    return out[: m + 1]
 
 
 @njit(cache=True)

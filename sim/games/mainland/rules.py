@@ -7,6 +7,7 @@ clan gathering, line 143), then the placement (step 2, line 93) or a pass (line 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -30,19 +31,22 @@ from sim.games.mainland.state import (
 )
 
 ALLOWED = overlay_matrix()
+COVER = kernels.cover_masks(ALLOWED)  # the overlay table as bit masks, for the placement kernels
 REQ_PAIRS = requirement_pairs()
 STATS = ("placements", "passes", "forced_passes", "replaces", "gatherings")
+
+
+def shuffled(rng: np.random.Generator, cards: Sequence[int]) -> list[int]:
+    """``cards`` in a random order from ``rng`` (one permutation draw: much cheaper than
+    shuffling a Python list in place, which swaps element by element)."""
+    return np.asarray(cards, dtype=np.int64)[rng.permutation(len(cards))].tolist()
 
 
 def new_game(data: MainlandData, n_players: int, rules: dict, seed: int) -> MainlandState:
     """Set up (lines 53-79): empty board within the limits, shuffled decks, 5-card hands, 6 tokens."""
     rows, cols = data.board[n_players]
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    decks = []
-    for _ in range(n_players):
-        deck = list(data.deck_cards)
-        rng.shuffle(deck)
-        decks.append(deck)
+    decks = [shuffled(rng, data.deck_cards) for _ in range(n_players)]
     hands = [deck[: data.hand_size] for deck in decks]
     decks = [deck[data.hand_size :] for deck in decks]
     state = MainlandState(
@@ -59,15 +63,21 @@ def new_game(data: MainlandData, n_players: int, rules: dict, seed: int) -> Main
         rng=rng,
         stats={name: [0] * n_players for name in STATS},
     )
-    state.scores = kernels.score_board(state.items, state.owner, n_players, data.points)
+    set_scores(state, kernels.score_board(state.items, state.owner, n_players, data.points))
     return state
+
+
+def set_scores(state: MainlandState, scores: np.ndarray) -> None:
+    """Store a fresh ``kernels.score_board`` result, read-only: views hand it out as it is."""
+    scores.flags.writeable = False
+    state.scores = scores
 
 
 def placements(state: MainlandState, data: MainlandData, seat: int, cards: np.ndarray) -> np.ndarray:
     """Legal ``(hand_index, rotation, row, col)`` for ``cards`` (the camp card in the camp phase)."""
     return kernels.legal_placements(
         state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
-        data.is_castle_card, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]),
+        data.is_castle_card, COVER, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]),
         state.phase == CAMP, bool(state.rules["card_meets_own_requirements"]),
     )
 
@@ -87,12 +97,15 @@ def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
         return _start_options(len(state.hands[seat]) if state.decks[seat] else 0).copy()
     camp = state.phase == CAMP
     cards = np.array([data.camp_card] if camp else state.hands[seat], dtype=np.int64)
-    return kernels.placement_options(
+    rows = kernels.placement_options(
         state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
-        data.is_castle_card, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
+        data.is_castle_card, COVER, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
         bool(state.rules["card_meets_own_requirements"]), PLACE_CAMP if camp else PLACE_CARD,
         -1 if camp else PASS,
     )
+    if not camp:
+        state.placeable = (state.applied, seat, len(rows) - 1)
+    return rows
 
 
 def _illegal(state: MainlandState, seat: int, option: np.ndarray, why: str) -> IllegalChoice:
@@ -105,6 +118,8 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
     if seat != state.current or state.phase == OVER:
         raise _illegal(state, seat, option, f"it is seat {state.current}'s turn")
     kind, index, rot, r, c = option[:5].tolist()
+    placeable = state.placeable
+    state.applied += 1
     hand = state.hands[seat]
     if state.phase == CAMP:
         if kind != PLACE_CAMP:
@@ -130,7 +145,10 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
             raise _illegal(state, seat, option, "a turn starts with keep, replace or gather")
         return
     if kind == PASS:
-        forced = len(options_placements_exist(state, data, seat)) == 0
+        if placeable is not None and placeable[0] == state.applied - 1 and placeable[1] == seat:
+            forced = placeable[2] == 0  # counted by ``options`` for this very decision
+        else:
+            forced = len(options_placements_exist(state, data, seat)) == 0
         state.stats["forced_passes" if forced else "passes"][seat] += 1
         _lose_token(state, seat)
         _next_seat(state)
@@ -163,14 +181,12 @@ def _place(state: MainlandState, data: MainlandData, seat: int, option: np.ndarr
     )
     if why:
         raise _illegal(state, seat, option, kernels.REASONS[why])
-    state.scores = scores
+    set_scores(state, scores)
 
 
 def _gather(state: MainlandState, data: MainlandData, seat: int) -> None:
     """Clan gathering (line 143): hand, deck and discards shuffled together, draw 5."""
-    cards = state.hands[seat] + state.decks[seat] + state.discards[seat]
-    cards.sort()  # the order before shuffling must not depend on history
-    state.rng.shuffle(cards)
+    cards = shuffled(state.rng, sorted(state.hands[seat] + state.decks[seat] + state.discards[seat]))
     state.hands[seat] = cards[: data.hand_size]
     state.decks[seat] = cards[data.hand_size :]
     state.discards[seat] = []

@@ -38,11 +38,21 @@ class MainlandState:
     stats: dict[str, list[int]] = field(default_factory=dict)  # placements/passes/... per seat
     #: read-only views of items/owner/counts handed to strategies (made once, see view.py)
     public_arrays: tuple[np.ndarray, ...] | None = None
+    #: choices applied so far (keys the ``placeable`` cache below)
+    applied: int = 0
+    #: ``(applied, seat, legal placements)`` from the last ``rules.options`` call: lets a pass
+    #: right after it be classed forced or voluntary without enumerating the placements again
+    placeable: tuple[int, int, int] | None = None
+    #: read-only mapping over ``rules`` handed to strategies (made once, see ``public_rules``)
+    rules_proxy: MappingProxyType | None = None
 
     @property
     def public_rules(self) -> MappingProxyType:
-        """The rule switches, read-only (for views)."""
-        return MappingProxyType(self.rules)
+        """The rule switches, read-only (for views); one proxy per state."""
+        proxy = self.rules_proxy
+        if proxy is None:
+            proxy = self.rules_proxy = MappingProxyType(self.rules)
+        return proxy
 
     @property
     def out(self) -> list[bool]:

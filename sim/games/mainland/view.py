@@ -43,25 +43,31 @@ class MainlandView(NamedTuple):
 
 
 def view_of(state: MainlandState, data: MainlandData, seat: int) -> MainlandView:
+    """The view of ``seat``: fields in ``MainlandView`` order, built positionally (this runs on
+    every decision, and keyword construction of a NamedTuple costs twice as much)."""
     public = state.public_arrays
     if public is None or public[0].base is not state.items:
         public = state.public_arrays = (_frozen(state.items), _frozen(state.owner), _frozen(state.counts))
-    scores = state.scores
-    scores.flags.writeable = False  # a fresh array after every placement; nobody writes to it
-    return MainlandView(
-        seat=seat,
-        n_players=state.n_players,
-        phase=state.phase,
-        round=state.round,
-        items=public[0],
-        owner=public[1],
-        counts=public[2],
-        scores=scores,
-        hand=tuple(state.hands[seat]),
-        hand_sizes=tuple(map(len, state.hands)),
-        deck_sizes=tuple(map(len, state.decks)),
-        discards=tuple(map(tuple, state.discards)),
-        tokens=tuple(state.tokens),
-        rules=state.public_rules,
-        data=data,
+    return _new_view(
+        MainlandView,
+        (
+            seat,
+            state.n_players,
+            state.phase,
+            state.round,
+            public[0],
+            public[1],
+            public[2],
+            state.scores,  # read-only (rules.set_scores)
+            tuple(state.hands[seat]),
+            tuple(map(len, state.hands)),
+            tuple(map(len, state.decks)),
+            tuple(map(tuple, state.discards)),
+            tuple(state.tokens),
+            state.public_rules,
+            data,
+        ),
     )
+
+
+_new_view = tuple.__new__
