@@ -49,6 +49,14 @@ def IllegalChoice(message: str, seat: int) -> _IllegalChoice:  # noqa: N802 - re
 
 
 def new_game(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> GreenlandState:
+    """Set up (lines 9-16), then reveal the first event (line 21)."""
+    state = setup(data, n, rules, seed)
+    start_generation(state, data)
+    return state
+
+
+def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> GreenlandState:
+    """The table before the first event (lines 9-16)."""
     rng = np.random.default_rng(seed)
     s = data.setup
     tribes = [int(t) for t in rng.permutation(len(data.tribes))[:n]]  # line 13 'Randomly assign a Placard'
@@ -110,7 +118,6 @@ def new_game(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> G
             k = min(int(s["tunit_colonists"]), state.valhalla[seat])
             state.valhalla[seat] -= k
             state.colonists[seat][data.new_world(0)] = k
-    start_generation(state, data)
     return state
 
 
@@ -445,6 +452,7 @@ def apply_icon(state: GreenlandState, data: GreenlandData, icon: str, arg: str) 
             far = [c for c in state.warm[row] if not data.biomes[c].new_world]
             if far:
                 state.warm[row].remove(far[-1])
+                state.gone.append(far[-1])
                 if state.decks[row]:
                     state.warm[row].append(state.decks[row].pop())
         return
@@ -866,9 +874,13 @@ def apply(state: GreenlandState, data: GreenlandData, choices: dict[int, Any]) -
             raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
     if state.phase == BID:
         resolve_auction(state, data, {s: Option(*o).a for s, o in choices.items()})
-        return
-    ((seat, option),) = choices.items()
-    o = Option(*option)
+    else:
+        ((seat, option),) = choices.items()
+        apply_one(state, data, seat, Option(*option))
+    check_alive(state)
+
+
+def apply_one(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
     phase = state.phase
     if phase in (ASSIGN, SUNSTONE, DOMESTIC, ELDER):
         if o.kind == "done":

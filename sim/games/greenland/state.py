@@ -103,6 +103,7 @@ class GreenlandState:
     religion: list[int]
     alive: list[bool]
     hostile: list[int] = field(default_factory=list)  # New World cards on the hostile side
+    gone: list[int] = field(default_factory=list)  # biome cards that left the game (migration)
     # flow
     generation: int = 1
     phase: int = EVENT

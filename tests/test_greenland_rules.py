@@ -1,0 +1,593 @@
+"""Greenland rules, each test quoting the rule it checks (greenland-third-edition.txt:LINE; reference B.x)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.errors import IllegalChoice, SkaldError
+from sim.games.greenland import rules
+from sim.games.greenland.data import DEFAULT_DIR, KINDS, TRIBES, load
+from sim.games.greenland.game import GAME
+from sim.games.greenland.rules import ALPHA_FLAG, IRON_FLAG, MARINER
+from sim.games.greenland.state import (
+    ALPHA_DEAD,
+    ALPHA_POOL,
+    ASSIGN,
+    DOMESTIC,
+    ELDER,
+    HUNT,
+    MONO,
+    NEGOTIATE,
+    POLY,
+    Option,
+)
+
+DATA = GAME.load_data(None)
+NORTH, SOUTH = 0, 1
+MARKLAND, VINLAND = DATA.new_world(0), DATA.new_world(1)
+
+
+class Dice:
+    """A stand-in generator that rolls the given faces, in order."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def integers(self, lo: int, hi: int, size: int | None = None):
+        if size is None:
+            return self.faces.pop(0)
+        return [self.faces.pop(0) for _ in range(size)]
+
+
+def new(n=4, seed=1, **rules_):
+    return GAME.new_state(n, rules_, DATA, seed)
+
+
+def seat_of(state, tribe: str) -> int:
+    return state.tribe.index(TRIBES.index(tribe))
+
+
+def game_with(tribes: tuple[str, ...], seed=1, **rules_):
+    """A game in which every tribe of ``tribes`` plays (seed searched deterministically)."""
+    for s in range(seed, seed + 500):
+        state = new(len(tribes), s, **rules_)
+        if all(TRIBES.index(t) in state.tribe for t in tribes):
+            return state
+    raise AssertionError("no seed gives these tribes")
+
+
+def at_assign(state, seat):
+    state.phase = ASSIGN
+    state.order = [seat] + [s for s in range(state.n_players) if s != seat]
+    state.idx = 0
+    for p in range(state.n_players):
+        state.placed[p] = {}
+    return state
+
+
+def plain(state, seat: int = 0):
+    """No tableau cards and no elders: no re-rolls and no modifiers."""
+    state.tableau[seat] = []
+    state.elders[seat] = [0] * 6
+    return state
+
+
+def card_in(state, row: int, cold: bool = False) -> int:
+    """A visible non-New-World card of ``row`` (warm side, or moved to the cold side)."""
+    card = next(c for c in state.warm[row] if not DATA.biomes[c].new_world)
+    if cold:
+        state.warm[row].remove(card)
+        state.cold[row].insert(0, card)
+    return card
+
+
+def biome_where(state, row: int, pred) -> int:
+    """A visible warm card of ``row`` whose Biome passes ``pred``."""
+    return next(c for c in state.warm[row] if pred(DATA.biomes[c]))
+
+
+# ------------------------------------------------------------------ data and set-up
+
+
+def test_every_data_value_is_marked_printed_or_reconstructed():
+    """Issue 7: each value printed (rulebook line or reference source) or reconstructed (with a reason)."""
+    assert "biomes:biomes.Walrus" in DATA.reconstructed  # no card of the third edition was recovered
+    assert "dice:die.warm_hits" not in DATA.reconstructed  # reference B.2 'Hunt dice'
+    assert DATA.reconstructed  # the text lacks most numbers
+    assert not any(r.startswith("setup:tribes.") for r in DATA.reconstructed)  # line 13 prints the tribes
+    assert "scoring:end.generations" not in DATA.reconstructed  # reference B.2 '10 rounds'
+
+
+def test_a_value_without_source_is_a_clean_error(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for kind in KINDS:
+        (folder / f"{kind}.toml").write_text((DEFAULT_DIR / f"{kind}.toml").read_text())
+    dice = (
+        (folder / "dice.toml")
+        .read_text()
+        .replace(
+            ', source = "printed", ref = "reference B.2 \'Hunt dice\': '
+            "one d6 per Hunter (verywordy, spacebiff, quartertothree; "
+            '2nd ed.)"',
+            "",
+        )
+    )
+    (folder / "dice.toml").write_text(dice)
+    with pytest.raises(SkaldError, match="dice.toml.*die.sides.*source"):
+        load(folder)
+
+
+def test_one_file_with_every_kind_loads_like_the_folder(tmp_path):
+    """--data FILE: the eight files concatenated (the runner hands the game one file)."""
+    one = tmp_path / "greenland.toml"
+    one.write_text("\n".join((DEFAULT_DIR / f"{k}.toml").read_text() for k in KINDS))
+    mine = load(one)
+    assert mine.biomes == DATA.biomes and mine.events == DATA.events and mine.tcards == DATA.tcards
+    assert len(mine.reconstructed) == len(DATA.reconstructed)
+    with pytest.raises(SkaldError):
+        load(tmp_path / "missing-folder")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_setup(n):
+    """Lines 9-16: 10 events; rows of six plus the New World card nearest the deck, warm; placards on
+    polytheism; daughters and farm animals; Alpha + 5 unassigned, 6 elders one per rank, rest in Valhalla;
+    the Tunit colony of 5 from Valhalla; 5 energy, 1 ivory, 1 iron."""
+    for seed in range(6):
+        state = rules.setup(DATA, n, {}, seed)
+        assert len(state.events) == 10 and not state.log  # line 9
+        assert len(set(state.tribe)) == n
+        for row, nw in ((0, MARKLAND), (1, VINLAND)):
+            assert len(state.warm[row]) == 7 and state.warm[row][0] == nw  # lines 3-4, 11
+            assert all(DATA.biomes[c].deck == ("north", "south")[row] for c in state.warm[row][1:])
+        for seat, t in enumerate(state.tribe):
+            tribe = DATA.tribes[t]
+            assert state.religion[seat] == POLY  # line 13
+            assert state.alpha[seat] == ALPHA_POOL and state.pool[seat] == 5  # line 14
+            assert state.elders[seat] == [1] * 6
+            assert (state.energy[seat], state.ivory[seat], state.iron[seat]) == (5, 1, 1)  # line 16
+            daughters = [c for c in state.tableau[seat] if DATA.tcards[c].kind == "daughter"]
+            animals = [c for c in state.tableau[seat] if DATA.tcards[c].kind == "animal"]
+            assert len(daughters) == {"tunit": 3, "thule": 3, "norse": 2, "sami": 2}[tribe.name]
+            want = {"norse": {"cattle", "pony", "sheep", "goat"}, "sami": {"reindeer", "lappget"}}.get(
+                tribe.name
+            )
+            assert (len(animals) == 1 and DATA.tcards[animals[0]].name in want) if want else not animals
+            colonists = state.colonists[seat].get(MARKLAND, 0)
+            assert colonists == (5 if tribe.name == "tunit" else 0)  # line 15
+            alive = state.pool[seat] + sum(state.elders[seat]) + colonists
+            assert alive + state.valhalla[seat] == 18  # line 14: 18 tribesmen
+
+
+# ------------------------------------------------------------------ hunter assignment
+
+
+def test_homeland_limit_and_sleds():
+    """Line 45 'The Thule and Tunit share a homeland in North Greenland'; line 46 'You must have a Mariner
+    ... for each Biome ... outside your homeland'; line 47 sleds; line 48 the New World needs a Mariner."""
+    state = game_with(("thule", "norse"))
+    thule = seat_of(state, "thule")
+    at_assign(state, thule)
+    state.elders[thule][MARINER] = 0
+    north, south = card_in(state, NORTH), card_in(state, SOUTH)
+    hunt = {o.a for o in GAME.legal_options(state, thule) if o.kind == "hunt"}
+    assert north in hunt and south not in hunt and MARKLAND not in hunt and VINLAND not in hunt
+    sled = next(c.id for c in DATA.tcards if c.sled and c.kind == "invention")
+    state.tableau[thule].append(sled)
+    hunt = {o.a for o in GAME.legal_options(state, thule) if o.kind == "hunt"}
+    assert south in hunt and MARKLAND not in hunt  # 'Sleds only work in Greenland, not the New World'
+
+
+def test_mariner_carries_four_to_a_single_card():
+    """Line 46 'Each Mariner can transport up to 4 Hunters to a single biome or tableau card per turn.'"""
+    state = game_with(("thule", "norse"))
+    thule = seat_of(state, "thule")
+    at_assign(state, thule)
+    state.elders[thule][MARINER] = 1
+    state.pool[thule] = 9
+    south = [c for c in state.warm[SOUTH] if not DATA.biomes[c].new_world]
+    for _ in range(4):
+        GAME.apply(state, {thule: Option("hunt", south[0])})
+    legal = GAME.legal_options(state, thule)
+    assert Option("hunt", south[0]) not in legal  # a fifth needs a second Mariner
+    assert Option("hunt", south[1]) not in legal  # the one Mariner serves a single card
+    assert Option("hunt", card_in(state, NORTH)) in legal  # home needs none
+    state.elders[thule][MARINER] = 2
+    assert Option("hunt", south[0]) in GAME.legal_options(state, thule)
+    with pytest.raises(IllegalChoice):
+        state.elders[thule][MARINER] = 1
+        GAME.apply(state, {thule: Option("hunt", south[1])})
+
+
+def test_colonists_stay_hunters_return():
+    """Line 50 'Tribesmen assigned to Markland or Vinland become Colonists and are permanently assigned';
+    line 68 'all your surviving Hunters (except colonists) are returned to your pool'."""
+    state = game_with(("tunit", "norse"))
+    tunit = seat_of(state, "tunit")
+    at_assign(state, tunit)
+    state.pool[tunit] = 3
+    before = state.colonists[tunit][MARKLAND]
+    GAME.apply(state, {tunit: Option("hunt", MARKLAND)})
+    assert state.colonists[tunit][MARKLAND] == before + 1 and state.stats["colonists_sent"][tunit] == 1
+    home = card_in(state, NORTH)
+    state.hunters[tunit][home] = 1
+    state.pool[tunit] = 0
+    plain(state, tunit)
+    state.rng = Dice(3)
+    rules.resolve_hunt(state, DATA, tunit, home, 0)
+    assert home not in state.hunters[tunit] and state.pool[tunit] == 1
+    state.rng = Dice(*([3] * 10))
+    rules.resolve_hunt(state, DATA, tunit, MARKLAND, 0)
+    assert state.colonists[tunit][MARKLAND] == before + 1  # still there
+
+
+def test_promotion_costs_one_energy_and_is_permanent():
+    """Line 51 'By spending one energy, you can assign an unassigned tribesman to one of the six elder ranks
+    ... it is a permanent assignment.'"""
+    state = new(2, 3)
+    at_assign(state, 0)
+    state.pool[0], state.energy[0] = 2, 1
+    elders = list(state.elders[0])
+    GAME.apply(state, {0: Option("promote", 2)})
+    assert state.elders[0][2] == elders[2] + 1 and state.energy[0] == 0 and state.pool[0] == 1
+    assert not [o for o in GAME.legal_options(state, 0) if o.kind == "promote"]  # no energy left
+
+
+def test_alpha_automatic_hit_and_never_dies_by_its_own_roll():
+    """Line 55 'you have the option to consider its hunt roll as [a hit], without actually rolling'."""
+    state = plain(new(2, 5))
+    card = biome_where(state, rules.home(state, DATA, 0), lambda b: b.need == 1 and not b.trophy)
+    state.hunters[0] = {card: 1}
+    state.alpha[0] = card
+    roll = rules.roll_hunt(state, DATA, 0, card, ALPHA_FLAG, Dice(6))
+    assert roll.dice == (6,) and roll.hits == 1 and roll.success  # one die rolled, the Alpha hits
+    roll = rules.roll_hunt(state, DATA, 0, card, 0, Dice(6, 6))
+    assert len(roll.dice) == 2  # without the option the Alpha rolls too
+
+
+# ------------------------------------------------------------------ the hunt
+
+
+def test_warm_and_cold_hits():
+    """Line 68 'If the card is on the "warm" side, each [1 or 2] die roll is a hit. If the card is on the
+    "cold" side, only a [1] will hit' (faces from reference B.2, dice.toml)."""
+    state = plain(new(2, 7))
+    cold = card_in(state, 0, cold=True)
+    warm = card_in(state, 0)
+    hits, _, _ = rules.faces(state, DATA, 0, warm)
+    assert hits == {1, 2}
+    hits, bloody, _ = rules.faces(state, DATA, 0, cold)
+    assert hits == {1} and 6 in bloody  # the icy 6 (dice.toml cold_bloody)
+    state.hunters[0] = {cold: 2}
+    assert rules.roll_hunt(state, DATA, 0, cold, 0, Dice(2, 2)).hits == 0
+    state.hunters[0] = {warm: 2}
+    assert rules.roll_hunt(state, DATA, 0, warm, 0, Dice(2, 2)).hits == 2
+
+
+def test_threshold_bloody_faces_and_attrition_before_rewards():
+    """Line 68 'greater than or equal to the number of dice shown'; line 25 'The bloody die icons show which
+    die rolls kill Hunters, regardless of hunt success'; line 73 'first suffer attrition'."""
+    state = plain(new(2, 11))
+    card = biome_where(state, rules.home(state, DATA, 0), lambda b: b.need == 2 and b.babies and b.bloody)
+    b = DATA.biomes[card]
+    bloody = max(b.bloody)
+    # success (2 hits) with one survivor: rewarded after the loss
+    state.hunters[0] = {card: 3}
+    state.pool[0], state.valhalla[0] = 0, 10
+    state.rng = Dice(1, 1, bloody)
+    roll = rules.resolve_hunt(state, DATA, 0, card, 0)
+    assert roll.success and roll.killed == 1
+    assert state.pool[0] == 2 + min(b.babies, 11)  # 2 survivors back, babies from Valhalla
+    # a failed hunt still loses Hunters, and gets nothing
+    state = plain(new(2, 11))
+    state.hunters[0] = {card: 2}
+    state.pool[0], energy = 0, state.energy[0]
+    state.rng = Dice(3, bloody)
+    roll = rules.resolve_hunt(state, DATA, 0, card, 0)
+    assert not roll.success and roll.killed == 1 and state.pool[0] == 1 and state.energy[0] == energy
+    # success but every Hunter dies: attrition comes first, nobody is left to bring the reward home
+    state = plain(new(2, 11))
+    need1 = biome_where(state, rules.home(state, DATA, 0), lambda b: b.need == 1 and b.bloody and b.babies)
+    state.hunters[0] = {need1: 2}
+    state.pool[0], babies = 0, state.stats["babies"][0]
+    b1 = DATA.biomes[need1]
+    state.rng = Dice(1, max(b1.bloody))
+    roll = rules.resolve_hunt(state, DATA, 0, need1, 0)
+    assert roll.success and roll.killed == 1 and state.stats["babies"][0] > babies
+    state.hunters[0] = {need1: 1}
+    state.pool[0] = 0
+    state.alpha[0] = ALPHA_POOL
+    state.rng = Dice(max(b1.bloody))
+    assert not rules.resolve_hunt(state, DATA, 0, need1, 0).success
+
+
+def test_rerolls_and_modifiers():
+    """Line 71 're-rolls of the indicated number for all hunt rolls in that biome type'; line 72 'dice
+    showing the indicated number optionally become [hits]'."""
+    state = new(2, 13)
+    state.tableau[0] = []
+    state.elders[0] = [0] * 6
+    sea = biome_where(state, rules.home(state, DATA, 0), lambda b: b.type == "sea" and b.bloody)
+    b = DATA.biomes[sea]
+    state.hunters[0] = {sea: 1}
+    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(max(b.bloody))).killed == 1
+    state.elders[0][1] = 1  # a Shaman: one sea re-roll (elders.toml)
+    roll = rules.roll_hunt(state, DATA, 0, sea, 0, Dice(max(b.bloody), 1))
+    assert roll.rerolled == (1,) and roll.killed == 0 and roll.hits == 1  # the killing die is re-rolled
+    harpoon = next(c.id for c in DATA.tcards if ("sea", 3) in c.modifiers)
+    state.tableau[0].append(harpoon)
+    state.elders[0][1] = 0
+    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(3)).hits == 1
+
+
+def test_iron_rule_cancels_casualties():
+    """Line 64 'Before rolling for a hunt or before an opponent makes their attack roll against you, you can
+    spend 1 iron to cancel all casualties resulting from the roll.'"""
+    state = plain(new(2, 17))
+    card = biome_where(state, rules.home(state, DATA, 0), lambda b: b.bloody)
+    state.hunters[0] = {card: 2}
+    state.iron[0], state.pool[0] = 1, 0
+    f = max(DATA.biomes[card].bloody)
+    state.rng = Dice(f, f)
+    roll = rules.resolve_hunt(state, DATA, 0, card, IRON_FLAG)
+    assert roll.killed == 0 and state.iron[0] == 0 and state.pool[0] == 2
+    # without the Advanced rules there is no iron option
+    state = new(2, 17, advanced=False)
+    state.phase, state.hunts, state.idx = HUNT, [(card, 0)], 0
+    state.hunters[0] = {card: 1}
+    assert all(not o.b & IRON_FLAG for o in GAME.legal_options(state, 0))
+
+
+def test_only_the_first_success_counts_except_in_the_new_world():
+    """Line 49 'unlike all other biomes, any number of players can successfully hunt here'."""
+    state = new(2, 19)
+    card = card_in(state, 0)
+    state.won = [card]
+    state.phase, state.hunts, state.idx = HUNT, [(card, 1)], 0
+    state.hunters[1] = {card: 2}
+    pool = state.pool[1]
+    rules.next_hunt(state, DATA)
+    assert state.pool[1] == pool + 2 and state.phase != HUNT  # sent home without a roll
+    state = new(2, 19)
+    state.won = [MARKLAND]
+    state.colonists[1] = {MARKLAND: 2}
+    state.phase, state.hunts, state.idx = HUNT, [(MARKLAND, 1)], 0
+    rules.next_hunt(state, DATA)
+    assert state.phase == HUNT  # the New World is inexhaustible
+    state = new(2, 19, contest_success="all")
+    state.won = [card]
+    state.phase, state.hunts, state.idx = HUNT, [(card, 1)], 0
+    state.hunters[1] = {card: 2}
+    rules.next_hunt(state, DATA)
+    assert state.phase == HUNT
+
+
+# ------------------------------------------------------------------ negotiate and attack
+
+
+def test_hostile_flip_above_six_colonists_and_pacify():
+    """Line 63 'more than 6 Colonists are on a peaceful New World card (counting all players' colonists
+    combined), it flips to its hostile side'; line 26 'may spend an ivory to pacify it'."""
+    state = game_with(("tunit", "thule"))
+    tunit, thule = seat_of(state, "tunit"), seat_of(state, "thule")
+    state.colonists[tunit] = {MARKLAND: 5}
+    state.colonists[thule] = {MARKLAND: 1}
+    rules.finish_negotiation(state, DATA)
+    assert MARKLAND not in state.hostile
+    state = game_with(("tunit", "thule"))
+    state.colonists[tunit] = {MARKLAND: 5}
+    state.colonists[thule] = {MARKLAND: 2}
+    rules.finish_negotiation(state, DATA)
+    assert MARKLAND in state.hostile
+    _, bloody, need = rules.faces(state, DATA, thule, MARKLAND)
+    assert need == DATA.biomes[MARKLAND].need_hostile
+    state.phase, state.order, state.idx, state.ivory[thule] = DOMESTIC, [thule], 0, 1
+    assert Option("pacify", MARKLAND) in GAME.legal_options(state, thule)
+    GAME.apply(state, {thule: Option("pacify", MARKLAND)})
+    assert MARKLAND not in state.hostile and state.ivory[thule] == 0
+    state = game_with(("tunit", "thule"), advanced=False)
+    state.colonists[tunit] = {MARKLAND: 9}
+    rules.finish_negotiation(state, DATA)
+    assert MARKLAND not in state.hostile
+
+
+def test_contested_card_withdraw_then_attack_in_iron_order():
+    """Line 32 'The player with the most iron ... Unless all but one player's tribesmen leave a card, all
+    players must immediately attack, starting with the player with the most iron'; line 62 'rolling a
+    number of dice equal to the number of your tribesmen present ... each will kill one tribesman'."""
+    state = new(3, 23)
+    card = card_in(state, 0)
+    for s in range(3):
+        state.hunters[s] = {card: 2}
+        state.alpha[s] = ALPHA_POOL
+        state.iron[s] = s  # seat 2 has the most iron
+    state.order = [0, 1, 2]
+    rules.enter(state, DATA, NEGOTIATE)
+    assert state.phase == NEGOTIATE and GAME.to_move(state) == (2,)
+    GAME.apply(state, {2: Option("stay", card)})
+    assert GAME.to_move(state) == (1,)
+    GAME.apply(state, {1: Option("withdraw", card)})
+    assert card not in state.hunters[1] and state.stats["withdrawals"][1] == 1
+    GAME.apply(state, {0: Option("stay", card)})
+    assert GAME.to_move(state) == (0,)  # seat 2 attacks first: its only target, seat 0, defends
+    opts = GAME.legal_options(state, 0)
+    assert opts == [Option("defend", card, 0, 2)]  # no iron: no iron rule
+    roll = rules.preview(state, DATA, 0, opts[0])
+    GAME.apply(state, {0: opts[0]})
+    assert state.hunters[0].get(card, 0) == max(0, 2 - roll.killed)
+    assert state.stats["attacks"][2] == 1
+
+
+def test_iron_rule_against_an_attack():
+    """Line 64 'before an opponent makes their attack roll against you, you can spend 1 iron'."""
+    state = new(2, 29)
+    card = card_in(state, 0)
+    state.hunters[0], state.hunters[1] = {card: 3}, {card: 3}
+    state.iron = [0, 1]
+    state.order = [0, 1]
+    rules.enter(state, DATA, NEGOTIATE)
+    GAME.apply(state, {1: Option("stay", card)})
+    GAME.apply(state, {0: Option("stay", card)})
+    assert GAME.to_move(state) == (0,)  # seat 1 (more iron) attacks; seat 0 has no iron
+    state.rng = Dice(1, 1, 1)
+    GAME.apply(state, {0: Option("defend", card, 0, 1)})
+    assert card not in state.hunters[0]  # three hits kill all three
+    assert state.phase != NEGOTIATE or GAME.to_move(state) != (0,)
+    state = new(2, 29)
+    state.hunters[0], state.hunters[1] = {card: 3}, {card: 3}
+    state.iron, state.order = [1, 2], [0, 1]
+    rules.enter(state, DATA, NEGOTIATE)
+    GAME.apply(state, {1: Option("stay", card)})
+    GAME.apply(state, {0: Option("stay", card)})
+    state.rng = Dice(1, 1, 1)
+    GAME.apply(state, {0: Option("defend", card, 1, 1)})
+    assert state.hunters[0][card] == 3 and state.iron[0] == 0
+
+
+# ------------------------------------------------------------------ player order
+
+
+def test_player_order_of_phases_1_2_and_5_follows_the_event_colour():
+    """Line 31 'The icons in the top center of the turn's event card show the color of the first player ...
+    Then, play passes to the next player color in line.'"""
+    state = new(4, 31)
+    line = DATA.setup["colour_line"]
+    for colour in line:
+        order = rules.player_order(state, DATA, colour)
+        colours = [DATA.tribes[state.tribe[s]].colour for s in order]
+        start = line.index(colour)
+        assert colours == [line[(start + k) % 4] for k in range(4)]
+    state = game_with(("thule", "norse"))
+    missing = next(c for c in line if c not in {DATA.tribes[t].colour for t in state.tribe})
+    order = rules.player_order(state, DATA, missing)
+    assert len(order) == 2  # an absent colour passes to the next colour in line (ruling G1)
+
+
+def test_hunt_order_fewest_first_and_elder_order_polytheists_first():
+    """Line 33 'On a contested card, the player with the fewest tribesmen there rolls first. In case of a tie,
+    the player order ... is followed'; line 34 'All polytheists go first ..., then all monotheists'."""
+    state = new(3, 37)
+    card = card_in(state, 0)
+    state.order = [0, 1, 2]
+    for s in range(3):
+        state.colonists[s] = {}
+    state.hunters = [{card: 3}, {card: 1}, {card: 1}]
+    hunts = [h for h in rules.hunt_order(state, DATA) if h[0] == card]
+    assert hunts == [(card, 1), (card, 2), (card, 0)]
+    state.religion = [POLY, MONO, POLY]
+    assert rules.elder_order(state) == [0, 2, 1]
+    state.iron = [1, 1, 1]
+    assert rules.iron_order(state, [0, 1, 2]) == [0, 1, 2]  # all tied: the player order
+    state.iron = [0, 0, 3]
+    assert rules.iron_order(state, [0, 1, 2]) == [2, 0, 1]
+
+
+# ------------------------------------------------------------------ phases H and I
+
+
+def test_daughters_for_energy_or_an_elder_and_the_fuel_upkeep():
+    """Line 26 'gives you the specified babies without a hunt roll, if you spend the specified energy or
+    elders'; ruling G16 upkeep (line 5 'fuel to sustain their children, elders, and livestock')."""
+    state = game_with(("thule", "norse"))
+    thule = seat_of(state, "thule")
+    daughter = DATA.tribes[TRIBES.index("thule")].daughters[0]
+    state.phase, state.order, state.idx = DOMESTIC, [thule], 0
+    state.energy[thule], state.valhalla[thule] = 1, 5
+    opts = GAME.legal_options(state, thule)
+    assert Option("breed", daughter) in opts and Option("breed", daughter, -1, 0) in opts
+    elders, pool = sum(state.elders[thule]), state.pool[thule]
+    GAME.apply(state, {thule: Option("breed", daughter, -1, 0)})
+    assert (
+        sum(state.elders[thule]) == elders - 1 and state.pool[thule] == pool + 1 and state.energy[thule] == 1
+    )
+    assert all(o.a != daughter for o in GAME.legal_options(state, thule))  # once a generation
+    pop = rules.population(state, thule)
+    state.energy[thule] = 0
+    rules.upkeep(state, DATA)
+    assert rules.population(state, thule) == pop - -(-pop // 5)  # nothing to burn: lives are lost
+    state.stats["starved"][thule] = 0
+    state.energy[thule] = 10
+    rules.upkeep(state, DATA)
+    assert state.energy[thule] == 10 - -(-rules.population(state, thule) // 5)
+
+
+def test_conversion_needs_no_elders():
+    """Line 27 'If you have no elders, you may convert to monotheism (i.e., flip your Placard).'"""
+    state = new(2, 41)
+    state.phase, state.order, state.idx = ELDER, [0, 1], 0
+    assert Option("convert") not in GAME.legal_options(state, 0)
+    state.elders[0] = [0] * 6
+    assert Option("convert") in GAME.legal_options(state, 0)
+    GAME.apply(state, {0: Option("convert")})
+    assert state.religion[0] == MONO and state.converted[0] == state.generation
+    state = new(2, 41, conversion="any")
+    state.phase, state.order, state.idx = ELDER, [0, 1], 0
+    assert Option("convert") in GAME.legal_options(state, 0)
+
+
+def test_scoring_polytheist_trophies_monotheist_iron_and_ivory():
+    """Reference B.2 (hiewand): polytheists score Trophies, monotheists iron and ivory, both population."""
+    state = new(2, 43)
+    trophy = next(b for b in DATA.biomes if b.trophy)
+    state.trophies[0] = [trophy.id]
+    state.iron[0], state.ivory[0] = 2, 3
+    pop = rules.population(state, 0)
+    assert rules.score(state, DATA, 0) == pop + trophy.trophy
+    state.religion[0] = MONO
+    assert rules.score(state, DATA, 0) == pop + 2 * DATA.score["iron"] + 3 * DATA.score["ivory"]
+
+
+def test_a_sole_survivor_wins_and_the_game_ends():
+    """Line 5 'The objective is to survive and accumulate more victory points ..., or be the sole remaining
+    culture.'"""
+    state = new(3, 47)
+    for s in (1, 2):
+        state.pool[s], state.elders[s], state.colonists[s], state.hunters[s] = 0, [0] * 6, {}, {}
+        state.alpha[s] = ALPHA_DEAD
+    state.trophies[1] = [next(b.id for b in DATA.biomes if b.trophy)]
+    rules.check_alive(state)
+    assert rules.end_if_decided(state, DATA) and GAME.is_terminal(state)
+    result = GAME.result(state)
+    assert result.winners == [0] and result.scores[1] == 0
+
+
+def test_record_logs_the_dice_that_apply_rolls():
+    """Issue 7: every roll is logged; the record's dice are the dice the decision then rolls."""
+    rng = np.random.default_rng(0)
+    seen = 0
+    for seed in range(53, 56):
+        state = new(4, seed)
+        while not GAME.is_terminal(state):
+            movers = GAME.to_move(state)
+            choices = {}
+            for s in movers:
+                opts = GAME.legal_options(state, s)
+                choices[s] = opts[int(rng.integers(len(opts)))]
+            records = {s: GAME.record(state, s, o) for s, o in choices.items()}
+            killed_before = list(state.stats["hunters_killed"])
+            GAME.apply(state, choices)
+            for s, (kind, fields) in records.items():
+                if kind != "roll":
+                    assert fields[5:11] == (-1,) * 6 or kind == "defend"
+                    continue
+                seen += 1
+                n, packed, killed = fields[5], fields[6], fields[9]
+                digits = str(packed) if packed >= 0 else ""
+                assert len(digits) == n and set(digits) <= set("123456")
+                assert state.stats["hunters_killed"][s] - killed_before[s] == killed
+    assert seen >= 50
+
+
+def test_bad_choice_is_illegal():
+    state = new(2, 59)
+    seat = GAME.to_move(state)[0]
+    with pytest.raises(IllegalChoice):
+        GAME.apply(state, {seat: Option("convert", 99)})
+
+
+def test_packaged_data_path_is_the_folder():
+    assert Path(DATA.path) == DEFAULT_DIR
