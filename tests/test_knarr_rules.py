@@ -587,3 +587,41 @@ def test_helmet_cover_switch():
     GAME.apply(s, {0: cover})
     assert s.covered[0] == [dest(15)] and s.bonus == ["recruit"]
     assert DATA.destinations[dest(15)].row not in rules.trade_rows(s, DATA, 0)
+
+
+def _silver_fifth(**switches):
+    """Seat 0 has 4 Vikings of colour 0 and recruits a 5th under the Silver Coins artifact; VP gained."""
+    from sim.games.knarr.state import SILVER_COINS
+
+    s = new(4, artifacts=True, **switches)
+    s.artifacts = (SILVER_COINS,)
+    _crew(s, 0, {0: [VP, VP, VP, VP], 1: [REP]})
+    card = next(c for c in cards_of(0, REP) if c in s.deck)
+    s.deck.remove(card)
+    s.hands[0][0] = card
+    vp = s.vp[0]
+    GAME.apply(s, {0: Option("recruit", card, 0)})
+    assert len(s.crews[0][0]) == 5
+    return s.vp[0] - vp - 4  # less the column's four VP assets
+
+
+def test_artifact_silver_coins_gives_one_vp_per_viking_recruited_beyond_the_third():
+    """A.7 'Silver Coins | you recruit a Viking beyond the 3rd of one colour | +1 VP for each such Viking'
+    (ruling R16; BGA ArtifactManager::checkArtifact gains `[VP => 1]`): the 5th Viking gives +1, not +2."""
+    assert _silver_fifth() == 1
+    # --rule silver_coins=column: +1 per Viking beyond the 3rd in the column (5th: +2).
+    assert _silver_fifth(silver_coins="column") == 2
+
+
+def test_artifact_setup_two_players_mead_cup_and_one_other():
+    """A.7 'Reveal 1 random Artifact. With 2 players, the Mead Cup is also recommended.' (ruling R16; BGA
+    ArtifactManager::setupArtifacts takes the Mead Cup out before the random draw): two Artifacts, always."""
+    from sim.games.knarr.state import MEAD_CUP
+
+    drawn = set()
+    for seed in range(60):
+        arts = new(2, seed=seed, artifacts=True).artifacts
+        assert len(arts) == 2 and arts[1] == MEAD_CUP and arts[0] != MEAD_CUP
+        drawn.add(arts[0])
+        assert len(new(3, seed=seed, artifacts=True).artifacts) == 1
+    assert len(drawn) == 6

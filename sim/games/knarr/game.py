@@ -26,7 +26,8 @@ RULE_SWITCHES = (
         name="artifacts",
         default=False,
         choices=(True, False),
-        doc="The artifact variant (knarr.md A.7): one random Artifact; with 2 players the Mead Cup as well.",
+        doc="The artifact variant (knarr.md A.7): one random Artifact; with 2 players the Mead Cup as well "
+        "(the random one then drawn from the other six, ruling R16).",
     ),
     RuleSwitch(
         name="helmet",
@@ -38,6 +39,15 @@ RULE_SWITCHES = (
         "after a Trading Land (the one explored before it); no trade row is lost; optional extra Recruit. "
         "cover = the player may cover any own Trading Land with it (that trade row stops counting) for the "
         "extra Recruit.",
+    ),
+    RuleSwitch(
+        name="silver_coins",
+        default="flat",
+        choices=("flat", "column"),
+        doc="R16: the Silver Coins artifact (knarr.md A.7 'you recruit a Viking beyond the 3rd of one colour "
+        "| +1 VP for each such Viking'). flat = +1 VP each time such a Viking is recruited (BGA "
+        "ArtifactManager::checkArtifact `[VP => 1]`); column = +1 VP per Viking beyond the 3rd in the "
+        "column at that recruit (4th +1, 5th +2, ...; an early BGA utils.php draft).",
     ),
     RuleSwitch(
         name="ship",

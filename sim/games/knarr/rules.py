@@ -137,8 +137,12 @@ def new_game(data: KnarrData, n: int, rules: dict[str, Any], seed: int) -> Knarr
         state.coins = [0] * n
         state.raids = [0] * n
     if rules.get("artifacts"):
-        arts = [int(rng.integers(len(ARTIFACTS)))]
-        if n == 2 and MEAD_CUP not in arts:  # A.7 "With 2 players, the Mead Cup is also recommended"
+        # A.7 "Reveal 1 random Artifact. With 2 players, the Mead Cup is also recommended." Ruling R16: with
+        # 2 players the Mead Cup is added and the random one is drawn from the other six, so it is always a
+        # second Artifact (BGA ArtifactManager::setupArtifacts shifts the Mead Cup out before the draw).
+        pool = [a for a in range(len(ARTIFACTS)) if n != 2 or a != MEAD_CUP]
+        arts = [pool[int(rng.integers(len(pool)))]]
+        if n == 2:
             arts.append(MEAD_CUP)
         state.artifacts = tuple(arts)
     start_turn(state, data)
@@ -654,7 +658,10 @@ def recruit(state: KnarrState, data: KnarrData, seat: int, option: Option) -> No
     if arts:
         n = len(column)
         if SILVER_COINS in arts and n > 3:
-            state.vp[seat] += n - 3  # ruling R16
+            # A.7 'you recruit a Viking beyond the 3rd of one colour | +1 VP for each such Viking': +1 per
+            # such recruit (ruling R16; BGA ArtifactManager::checkArtifact `[VP => 1]`). Switch
+            # silver_coins=column: +1 per Viking beyond the 3rd in the column (4th +1, 5th +2, ...).
+            state.vp[seat] += n - 3 if state.rules.get("silver_coins", "flat") == "column" else 1
         if GOLDEN_BRACELET in arts and n == 3:
             state.bonus.append("reserve")
 
