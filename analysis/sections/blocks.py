@@ -1,0 +1,172 @@
+"""Building blocks of the HTML report: charts, tables and sections, and the formatting of numbers,
+intervals and p-values in them (used by every ``analysis.sections`` module)."""
+
+from __future__ import annotations
+
+import base64
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+# --------------------------------------------------------------------------- building blocks
+
+
+@dataclass
+class Chart:
+    name: str
+    png: bytes
+    alt: str
+    file: str = ""
+
+    @property
+    def data_uri(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+@dataclass
+class Table:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    question: str
+    reading: str
+    charts: list[Chart] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}%"
+
+
+def num(x: Any, digits: int = 2) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return str(x).lower()
+    if isinstance(x, int):
+        return f"{x:,}"
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "-"
+        if x.is_integer() and abs(x) < 1e15 and digits <= 2:
+            return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.{digits}f}"
+        return f"{x:,.{digits}f}"
+    return str(x)
+
+
+def pval(p: float | None) -> str:
+    if p is None or math.isnan(p):
+        return "-"
+    return "<\u00a00.001" if p < 0.001 else f"{p:.3f}"  # no line break inside
+
+
+def p_is(p: float | None) -> str:
+    """A p-value inside a sentence: ``p < 0.001`` or ``p = 0.042``."""
+    text = pval(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def interval(low: float, high: float, as_pct: bool = False, digits: int = 1) -> str:
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return "-"
+    if as_pct:
+        low, high = 100 * low, 100 * high
+
+    def show(x: float) -> str:
+        text = f"{x:.{digits}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.0"
+
+    return f"[{show(low)}, {show(high)}]" + ("%" if as_pct else "")
+
+
+def table(title: str, frame: pl.DataFrame, columns: Sequence[tuple[str, Callable[[dict], str]]]) -> Table:
+    """A display table: (header, formatter of a row dict) per column."""
+    rows = [[fmt(row) for _, fmt in columns] for row in frame.iter_rows(named=True)]
+    return Table(title, [header for header, _ in columns], rows)
+
+
+def col(name: str, fmt: Callable[[Any], str] = num) -> Callable[[dict], str]:
+    return lambda row: fmt(row.get(name))
+
+
+def players_words(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n)) + "-player"
+
+
+
+def unavailable(sid: str, title: str, question: str, exc: Exception) -> Section:
+    """A section saying why the records cannot answer it (a new game's records may lack a column)."""
+    return Section(sid, title, question, f"Not available from these records: {exc}")
+
+
+def several(frame: pl.DataFrame, column: str, within: Sequence[str] = ("players",)) -> bool:
+    """Whether ``column`` takes more than one value within some group of ``within`` (so a table needs it)."""
+    if column not in frame.columns or frame.is_empty():
+        return False
+    keys = [k for k in within if k in frame.columns]
+    if not keys:
+        return frame[column].n_unique() > 1
+    return int(frame.group_by(keys).agg(pl.col(column).n_unique().alias("k"))["k"].max()) > 1
+
+
+def variant_column(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]:
+    """The variant column, where the table holds more than one variant."""
+    return [("variant", col("variant"))] if several(frame, "variant", ()) else []
+
+
+def pp(row: dict, digits: int = 1) -> str:
+    """A difference of proportions in percentage points with its interval: ``+3.2 pp [-1.0, 7.5]``."""
+    return f"{100 * row['diff']:+.{digits}f} pp " + interval(
+        100 * row["diff_low"], 100 * row["diff_high"], digits=digits
+    )
+
+
+def variant_words(variant: str) -> str:
+    return "" if variant == "defaults" else f" ({variant})"
+
+
+def tests_table(title: str, tests: pl.DataFrame, label: str) -> Table:
+    return table(
+        title,
+        tests,
+        [
+            ("players", col("players")),
+            ("variant", col("variant")),
+            ("strategy mix", col("mix")),
+            ("decided games", col("decided")),
+            ("truncated", col("truncated")),
+            ("chi-square p", col("chi2_p", pval)),
+            ("G-test p", col("g_p", pval)),
+            (
+                "Balance [95%]",
+                lambda r: f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3),
+            ),
+            (
+                f"first {label} advantage [95%]",
+                lambda r: (
+                    f"{100 * r['first_advantage']:+.1f} pp "
+                    + interval(r["first_adv_low"], r["first_adv_high"], as_pct=True)
+                ),
+            ),
+        ],
+    )
+
+
+def panel_label() -> pl.Expr:
+    return pl.concat_str(
+        [
+            pl.col("players").cast(pl.String),
+            pl.lit(" players"),
+            pl.when(pl.col("variant") == "defaults").then(pl.lit("")).otherwise(", " + pl.col("variant")),
+        ]
+    ).alias("panel")

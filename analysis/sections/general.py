@@ -1,0 +1,416 @@
+"""Report sections for any game: seat balance, strategy strength, score curves, rule variants and
+the precision the game counts give."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import balance, charts, graenaland, scores, strength
+from analysis.runs import Runs
+from analysis.sections.blocks import (
+    Chart,
+    Section,
+    Table,
+    col,
+    interval,
+    num,
+    p_is,
+    pct,
+    players_words,
+    pval,
+    table,
+)
+
+# --------------------------------------------------------------------------- sections
+
+
+def seat_section(
+    runs: Runs, position: str = "seat", sid: str = "seat-balance", title: str = "Seat balance"
+) -> Section:
+    rates = balance.seat_balance(runs, position=position)
+    tests = balance.balance_tests(runs, position=position)
+    worst = tests.sort("balance").row(0, named=True)
+    significant = tests.filter(pl.col("chi2_p") < 0.05).height
+    label = position.replace("_", " ")
+    verdict = (
+        f"so the {label}s differ by more than chance"
+        if worst["chi2_p"] < 0.05
+        else f"so the data do not show a {label} advantage at this sample size"
+    )
+    reading = (
+        f"In {worst['decided']:,} decided {players_words(worst['players'])} games ({worst['game']}, "
+        f"{worst['variant']}), {position.replace('_', ' ')} {worst['best']} won most often "
+        f"({pct(worst['best_rate'])}) "
+        f"and {position.replace('_', ' ')} {worst['worst']} least ({pct(worst['worst_rate'])}), a Balance of "
+        f"{worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)}; the "
+        f"chi-square "
+        f"test of equal chances gives {p_is(worst['chi2_p'])}, {verdict}"
+        + (f" ({significant} of {tests.height} groups differ at the 5% level)." if tests.height > 1 else ".")
+    )
+    return Section(
+        sid,
+        title,
+        f"Does the {label} you play from change your chance to win?",
+        reading,
+        charts=[
+            Chart(
+                sid,
+                charts.png(charts.win_rates(rates, position, f"Win rate by {label} (95% Wilson intervals)")),
+                f"Win rate by {label} with 95% intervals",
+            )
+        ],
+        tables=[
+            table(
+                "Tests of equal chances, Balance and first-player advantage",
+                tests,
+                [
+                    ("game", col("game")),
+                    ("players", col("players")),
+                    ("variant", col("variant")),
+                    ("strategy mix", col("mix")),
+                    ("decided games", col("decided")),
+                    ("truncated", col("truncated")),
+                    ("tie games", col("tie_games")),
+                    ("chi-square p", col("chi2_p", pval)),
+                    ("G-test p", col("g_p", pval)),
+                    (
+                        "Balance [95%]",
+                        lambda r: (
+                            f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3)
+                        ),
+                    ),
+                    (
+                        f"first {label} advantage [95%]",
+                        lambda r: (
+                            f"{100 * r['first_advantage']:+.1f} pp "
+                            + interval(r["first_adv_low"], r["first_adv_high"], as_pct=True)
+                        ),
+                    ),
+                ],
+            ),
+            table(
+                f"Win rate by {label}",
+                rates,
+                [
+                    ("players", col("players")),
+                    ("variant", col("variant")),
+                    ("strategy mix", col("mix")),
+                    (label, col(position)),
+                    ("games", col("games")),
+                    ("wins", col("wins")),
+                    ("win rate", col("win_rate", pct)),
+                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+                    ("equal chances", col("expected", pct)),
+                ],
+            ),
+        ],
+        notes=[
+            "Win rates count decided games; "
+            + balance.TIES_NOTE
+            + ". Truncated games have no winner and are "
+            "left out (counted in the table). Balance = 1 - the largest gap between two win rates (1 = "
+            "even); "
+            "its interval holds the positions' Wilson intervals at a Bonferroni-adjusted level "
+            "(simultaneous 95%, conservative). First-player advantage = first position's win "
+            "rate - "
+            "1/players, in percentage points (pp). With fewer than 5 expected wins per position the "
+            "chi-square and G p-values are only rough.",
+        ],
+    )
+
+
+
+def strength_section(runs: Runs) -> Section:
+    h2h = strength.head_to_head(runs, ("game",))
+    rated = strength.ratings(runs, ("game",))
+    best = rated.row(0, named=True)
+    worst = rated.row(rated.height - 1, named=True)
+    pair = h2h.filter((pl.col("strategy") == best["strategy"]) & (pl.col("opponent") == worst["strategy"]))
+    versus = (
+        f", and finishes ahead of {worst['strategy']} in {pct(pair['rate'][0], 0)} of their meetings"
+        if pair.height
+        else ""
+    )
+    reading = (
+        f"{best['strategy']} is rated highest ({best['rating']:.0f} "
+        f"{interval(best['rating_low'], best['rating_high'], digits=0)}) and {worst['strategy']} lowest "
+        f"({worst['rating']:.0f} {interval(worst['rating_low'], worst['rating_high'], digits=0)}){versus}."
+    )
+    figs = [
+        Chart(
+            f"head-to-head-{g}",
+            charts.png(
+                charts.head_to_head(h2h.filter(pl.col("game") == g), f"{g}: row finishes ahead of column")
+            ),
+            f"Head-to-head matrix, {g}",
+        )
+        for g in h2h["game"].unique(maintain_order=True).to_list()
+    ]
+    return Section(
+        "strength",
+        "Strategy strength",
+        "Which strategy is strongest, and against whom?",
+        reading,
+        charts=[
+            Chart(
+                "ratings",
+                charts.png(charts.ratings(rated, "Bradley-Terry rating (95% game-bootstrap intervals)")),
+                "Ratings with intervals",
+            ),
+            *figs,
+        ],
+        tables=[
+            table(
+                "Bradley-Terry ratings (Elo scale)",
+                rated,
+                [
+                    ("game", col("game")),
+                    ("strategy", col("strategy")),
+                    ("rating", col("rating", lambda x: f"{x:.0f}")),
+                    ("95% interval", lambda r: interval(r["rating_low"], r["rating_high"], digits=0)),
+                    ("games", col("games")),
+                    ("pairwise meetings", col("meetings")),
+                ],
+            ),
+            table(
+                "Head to head: strategy finishes ahead of opponent",
+                h2h,
+                [
+                    ("game", col("game")),
+                    ("strategy", col("strategy")),
+                    ("opponent", col("opponent")),
+                    ("meetings", col("meetings")),
+                    ("ahead", col("ahead")),
+                    ("rate", col("rate", pct)),
+                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+                ],
+            ),
+        ],
+        notes=[
+            "Ratings: Bradley-Terry by MM iterations on every pair of different strategies in each finished "
+            "game (rank breaking; shared ranks count 1/2), intervals from 200 bootstrap resamples of whole "
+            "games. 1500 is the geometric mean; +200 means finishing ahead about 76% of the time."
+        ],
+    )
+
+
+def curves_section(runs: Runs) -> Section:
+    curve = strength.score_curves(runs, ("players", "strategy"))
+    changes = strength.lead_changes(runs, ("players",))
+    per_game = strength.count_lead_changes(runs.turns().select("run", "game_id", "turn", "scores")).join(
+        runs.games().filter(~pl.col("truncated")).select("run", "game_id", "players").collect(),
+        on=["run", "game_id"],
+    )
+    c = changes.sort("n", descending=True).row(0, named=True)
+    reading = (
+        f"In {players_words(c['players'])} games the sole lead changes hands {c['mean']:.1f} times per "
+        f"game on "
+        f"average {interval(c['low'], c['high'])}, and {pct(c['none'], 0)} of games have the same leader "
+        f"from start "
+        f"to end."
+    )
+    x_name = curve["x_name"][0] if curve.height else "round"
+    return Section(
+        "curves",
+        "Score curves and lead changes",
+        "How do scores build up over a game, and how often does the lead change?",
+        reading,
+        charts=[
+            Chart(
+                "score-curves",
+                charts.png(
+                    charts.curves(
+                        curve,
+                        title=f"Mean score at the end of each {x_name} "
+                        f"that at least half the games reach "
+                        "(band: 95% interval)",
+                    )
+                ),
+                "Score curves by strategy",
+            ),
+            Chart(
+                "lead-changes",
+                charts.png(
+                    charts.histogram(
+                        per_game, "lead_changes", "lead changes per game", "Lead changes per game"
+                    )
+                ),
+                "Lead changes histogram",
+            ),
+        ],
+        tables=[
+            table(
+                "Lead changes per game",
+                changes,
+                [
+                    ("players", col("players")),
+                    ("games", col("n")),
+                    ("mean", col("mean", lambda x: num(x, 2))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"], digits=2)),
+                    ("median", col("median", lambda x: num(x, 0))),
+                    ("max", col("max")),
+                    ("never changed", col("none", pct)),
+                ],
+            )
+        ],
+        notes=[
+            "The leader is the seat with the strictly highest score after a decision; a tie for the lead "
+            "keeps "
+            "the previous sole leader, so a change is counted only when a different seat takes the lead "
+            "alone."
+        ],
+    )
+
+
+def _comparison_table(title: str, frame: pl.DataFrame) -> Table:
+    return table(
+        title,
+        frame,
+        [
+            ("game", col("game")),
+            ("players", col("players")),
+            ("strategy mix", col("mix")),
+            ("metric", col("metric")),
+            ("baseline", col("base")),
+            ("compared", col("value")),
+            ("baseline value", col("base_estimate", lambda x: num(x, 3))),
+            ("value", col("estimate", lambda x: num(x, 3))),
+            ("difference", col("diff", lambda x: num(x, 3))),
+            ("95% interval", lambda r: interval(r["diff_low"], r["diff_high"], digits=3)),
+            ("effect", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
+            ("p", col("p_value", pval)),
+            ("test", col("test")),
+        ],
+    )
+
+
+def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
+    sig = frame.filter(pl.col("p_value") < 0.05)
+    if sig.height == 0:
+        return (
+            f"None of the {frame.height} differences between {what} is significant at the 5% level; "
+            f"the intervals show how large an effect the data can still hide."
+        )
+    r = sig.sort("p_value").row(0, named=True)
+    metric = r["metric"].split(" (")[0]
+    label = charts.METRIC_LABELS.get(metric, metric)
+    unit = r["metric"].split(" (")[1].rstrip(")") if " (" in r["metric"] else ""
+    return (
+        f"{sig.height} of {frame.height} differences between {what} {'is' if sig.height == 1 else 'are'} "
+        "significant at the 5% level; the "
+        f"clearest is the {label} at {r['players']} players: {num(r['base_estimate'], 3)} {unit} under "
+        f"{r['base']} versus {num(r['estimate'], 3)} {unit} under {r['value']} ({p_is(r['p_value'])}, "
+        f"{r['test']})."
+    ).replace("  ", " ")
+
+
+def variants_section(runs: Runs) -> Section | None:
+    # the three-player Graenaland variants have their own section
+    rest = Runs([r for r in runs if not (r.game == graenaland.GAME and r.players == 3)])
+    if not len(rest):
+        return None
+    comp = balance.compare_variants(rest)
+    if comp.is_empty():
+        return None
+    return Section(
+        "variants",
+        "Rule variants compared",
+        "Do the rule switches change balance, game length or truncation?",
+        _comparison_reading(comp, "rule variants"),
+        charts=[
+            Chart(
+                "variants",
+                charts.png(charts.differences(comp, "Rule variant minus baseline (95% intervals)")),
+                "Differences between rule variants",
+            )
+        ],
+        tables=[_comparison_table("Rule variants against the baseline", comp)],
+        notes=[
+            "balance_gap = largest pairwise seat win-rate gap (bootstrap interval; chi-square homogeneity "
+            "test of "
+            "seat wins); game length: Welch t test, Cohen's d; truncated rate: two-proportion z, Cohen's h."
+        ],
+    )
+
+
+
+def precision_section(runs: Runs) -> Section:
+    rates = balance.seat_balance(runs)
+    rated = strength.ratings(runs, ("game",), reps=100)
+    rows = [
+        {
+            "estimate": f"{r['game']} {r['players']}p seat {r['seat']} win rate ({r['variant']})",
+            "value": pct(r["win_rate"]),
+            "interval": interval(r["ci_low"], r["ci_high"], as_pct=True),
+            "halfwidth": 100 * r["halfwidth"],
+            "unit": "percentage points",
+            "games": r["games"],
+            "to_halve": r["games_to_halve"],
+        }
+        for r in rates.iter_rows(named=True)
+    ]
+    margin = scores.winner_margin(runs, ("game", "players"))
+    for r in margin.iter_rows(named=True):
+        rows.append(
+            {
+                "estimate": f"{r['game']} {r['players']}p winner's margin",
+                "value": f"{r['mean']:.1f} points",
+                "interval": interval(r["low"], r["high"]),
+                "halfwidth": (r["high"] - r["low"]) / 2,
+                "unit": "points",
+                "games": r["n"],
+                "to_halve": 4 * r["n"],
+            }
+        )
+    for r in rated.iter_rows(named=True):
+        rows.append(
+            {
+                "estimate": f"{r['game']} rating of {r['strategy']}",
+                "value": f"{r['rating']:.0f}",
+                "interval": interval(r["rating_low"], r["rating_high"], digits=0),
+                "halfwidth": (r["rating_high"] - r["rating_low"]) / 2,
+                "unit": "rating points",
+                "games": r["games"],
+                "to_halve": 4 * r["games"],
+            }
+        )
+    frame = pl.DataFrame(rows)
+    widest = max((r for r in rows if r["unit"] == "percentage points"), key=lambda r: r["halfwidth"])
+    reading = (
+        f"The widest seat win-rate interval is ±{widest['halfwidth']:.1f} percentage points "
+        f"({widest['estimate']}, "
+        f"from {widest['games']:,} games); intervals shrink with the square root of the games, so "
+        f"{widest['to_halve']:,} games ({widest['to_halve'] - widest['games']:,} more) would halve it."
+    )
+    wr = frame.filter(pl.col("unit") == "percentage points")
+    return Section(
+        "sample-size",
+        "Sample size",
+        "How sure are these numbers, and how many more games would make them twice as precise?",
+        reading,
+        charts=[
+            Chart(
+                "precision",
+                charts.png(
+                    charts.precision(wr, "Seat win-rate intervals: half-width now and with 4x the games")
+                ),
+                "Interval half-widths",
+            )
+        ],
+        tables=[
+            table(
+                "Every headline estimate with its interval",
+                frame,
+                [
+                    ("estimate", col("estimate")),
+                    ("value", col("value")),
+                    ("95% interval", col("interval")),
+                    ("half-width", lambda r: f"±{r['halfwidth']:.1f} {r['unit']}"),
+                    ("games", col("games")),
+                    ("games to halve it", col("to_halve")),
+                    ("more games needed", lambda r: f"{r['to_halve'] - r['games']:,}"),
+                ],
+            )
+        ],
+        notes=["A 95% interval's half-width is proportional to 1/sqrt(games): 4x the games halve it."],
+    )

@@ -1,0 +1,542 @@
+"""Report sections on Graenaland: the standard start positions, the custom-start draft and the
+three-player adjustments."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+import polars as pl
+
+from analysis import balance, charts, graenaland
+from analysis.runs import Runs
+from analysis.sections.blocks import (
+    Chart,
+    Section,
+    col,
+    interval,
+    num,
+    p_is,
+    panel_label,
+    pct,
+    players_words,
+    pp,
+    pval,
+    several,
+    table,
+    tests_table,
+    unavailable,
+    variant_column,
+    variant_words,
+)
+
+GRAENALAND_NOTE = (
+    "Ties are split fractionally (a k-way tie gives each tied winner 1/k of a win); truncated games are left "
+    "out of win rates and counted in the tables. Balance = 1 - the largest gap between two win rates; its "
+    "interval holds the Wilson intervals at a Bonferroni-adjusted level (simultaneous 95%, conservative). "
+    "With fewer than 5 expected wins per cell the chi-square p-values are rough."
+)
+
+
+def start_positions_section(g: Runs) -> Section:
+    """Graenaland's standard start positions: win rate, length, goals and territories per position."""
+    std = graenaland.standard_runs(g)
+    position = graenaland.position_column(std)
+    positions = graenaland.start_positions(std)
+    tests = balance.balance_tests(std, position=position).sort("players", "variant", "mix")
+    worst = tests.sort("balance").row(0, named=True)
+    rows = positions.filter(
+        (pl.col("players") == worst["players"])
+        & (pl.col("variant") == worst["variant"])
+        & (pl.col("mix") == worst["mix"])
+    )
+    best = rows.sort("win_rate", descending=True).row(0, named=True)
+    low = rows.sort("win_rate").row(0, named=True)
+
+    def where(r: dict) -> str:
+        plain = re.sub(r"[()]", "", r.get("start_territories") or "")
+        return f"start position {r[position]}" + (f" ({plain})" if plain else "")
+
+    significant = tests.filter(pl.col("chi2_p") < 0.05).height
+    verdict = (
+        "more than chance explains"
+        if worst["chi2_p"] < 0.05
+        else "no more than chance can explain at this size"
+    )
+    goals = ""
+    if "goals_met" in rows.columns:
+        goals = (
+            f", their seats ending with {best['goals_met']:.1f} and {low['goals_met']:.1f} goals on average"
+        )
+    game = f"{players_words(worst['players'])} Graenaland{variant_words(worst['variant'])}"
+    reading = (
+        f"The least even case is {game}: in {worst['decided']:,} decided games {where(best)} wins "
+        f"{pct(best['win_rate'])} {interval(best['ci_low'], best['ci_high'], as_pct=True)} and {where(low)} "
+        f"{pct(low['win_rate'])} {interval(low['ci_low'], low['ci_high'], as_pct=True)}{goals}; the Balance "
+        f"of {worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)} "
+        f"(chi-square {p_is(worst['chi2_p'])}) is {verdict}"
+        + (
+            f", and {significant} of {tests.height} player counts and variants differ at the 5% level."
+            if tests.height > 1
+            else "."
+        )
+    )
+    goal_cols = [c for c in graenaland.GOALS if f"rate_{c}" in positions.columns]
+    unit = "rounds" if "rounds_won" in positions.columns else "decisions"
+    columns: list[tuple[str, Callable[[dict], str]]] = [
+        ("players", col("players")),
+        *variant_column(positions),
+        *([("strategy mix", col("mix"))] if several(positions, "mix", ("players", "variant")) else []),
+        ("position", col(position)),
+        ("start territories", col("start_territories")),
+        ("games", col("games")),
+        ("win rate", col("win_rate", pct)),
+        ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+        (
+            f"{unit} of its wins [95%]",
+            lambda r: f"{num(r[f'{unit}_won'], 1)} " + interval(r[f"{unit}_won_low"], r[f"{unit}_won_high"]),
+        ),
+    ]
+    if "goals_met" in positions.columns:
+        columns.append(
+            (
+                "goals met [95%]",
+                lambda r: (
+                    f"{r['goals_met']:.2f} " + interval(r["goals_met_low"], r["goals_met_high"], digits=2)
+                ),
+            )
+        )
+    found = [
+        Chart(
+            "start-positions",
+            charts.png(
+                charts.win_rates(
+                    balance.seat_balance(std, position=position),
+                    position,
+                    "Win rate by start position (95% Wilson intervals)",
+                )
+            ),
+            "Win rate by standard start position with 95% intervals",
+        )
+    ]
+    if goal_cols:
+        rates = graenaland.goal_rates(std, position, by=("players", "variant")).with_columns(panel_label())
+        found.append(
+            Chart(
+                "start-position-goals",
+                charts.png(
+                    charts.goal_heatmap(
+                        rates,
+                        position,
+                        title="Seats meeting each goal at the end of the game, by start position (%)",
+                        row_label="start position",
+                    )
+                ),
+                "Share of seats meeting each goal at the end, by start position",
+            )
+        )
+    return Section(
+        "start-positions",
+        "Graenaland start positions",
+        "Are the standard start positions fair? How often does each win, how long do its wins take, which "
+        "goals do its seats reach, and where does it start?",
+        reading,
+        charts=found,
+        tables=[
+            tests_table("Tests of equal chances, Balance and first-player advantage", tests, "position"),
+            table("Each start position", positions, columns),
+        ],
+        notes=[
+            "Runs with the custom-start draft are left out here (see the draft section). Strategies rotate "
+            "through the seats, so a position's win rate is not one strategy's. Position n is the seat that "
+            "settles the spaces marked n (seat 1 starts). "
+            f"'{unit} of its wins' is the mean length of the games the position won (only the main player "
+            "announces and the main player changes every round, so a position's wins fall on every n-th "
+            "round); 'goals met' counts "
+            "the goals a seat meets at the end (the announcer needs 3 of 5: 8 settlements; 2+ settlements on "
+            "3 territories; 4 settlements on one territory; 2 buildings, 3 with the three-player "
+            "adjustments; army strength 3). " + GRAENALAND_NOTE
+        ],
+    )
+
+
+def draft_section(g: Runs) -> Section:
+    """The custom-start draft: win rate by draft order and by the territory of the first village."""
+    parts = graenaland.draft(g)
+    order, order_tests = parts["order"], parts["order_tests"]
+    territory, territory_tests = parts["territory"], parts["territory_tests"]
+    main = order_tests.sort("decided", descending=True).row(0, named=True)
+    same = (
+        (pl.col("players") == main["players"])
+        & (pl.col("variant") == main["variant"])
+        & (pl.col("mix") == main["mix"])
+    )
+    o = order.filter(same).sort("draft_order")
+    first, last = o.row(0, named=True), o.row(o.height - 1, named=True)
+    t = territory.filter(same).sort("win_rate", descending=True)
+    top, bottom = t.row(0, named=True), t.row(t.height - 1, named=True)
+    tt = territory_tests.filter(same)
+    t_p = tt["p"][0] if tt.height else math.nan
+    differ = [
+        what
+        for what, p in (("the picks", main["chi2_p"]), ("the territories", t_p))
+        if not math.isnan(p) and p < 0.05
+    ]
+    verdict = (
+        f"{' and '.join(differ)} differ by more than chance"
+        if differ
+        else "neither differs by more than chance at this sample size"
+    )
+    reading = (
+        f"In {main['decided']:,} decided {players_words(main['players'])} games with the draft, the first "
+        f"pick won {pct(first['win_rate'])} {interval(first['ci_low'], first['ci_high'], as_pct=True)} and "
+        f"the last {pct(last['win_rate'])} {interval(last['ci_low'], last['ci_high'], as_pct=True)} "
+        f"(chi-square {p_is(main['chi2_p'])}); first villages on {top['territory_name']} won "
+        f"{pct(top['win_rate'])} of {top['picks']:,} and on {bottom['territory_name']} "
+        f"{pct(bottom['win_rate'])} of {bottom['picks']:,} ({p_is(t_p)}): {verdict}."
+    )
+    return Section(
+        "draft",
+        "Graenaland custom-start draft",
+        "With the custom-start draft, does the pick order or the territory a player settles first change the "
+        "chance to win?",
+        reading,
+        charts=[
+            Chart(
+                "draft",
+                charts.png(
+                    charts.draft_rates(
+                        order, territory, "The custom-start draft: win rate (95% Wilson intervals)"
+                    )
+                ),
+                "Win rate by draft order and by the territory of the first village",
+            )
+        ],
+        tables=[
+            tests_table(
+                "Draft order: tests of equal chances, Balance and first-pick advantage", order_tests, "pick"
+            ),
+            table(
+                "Win rate by draft order",
+                order,
+                [
+                    ("players", col("players")),
+                    *variant_column(order),
+                    *(
+                        [("strategy mix", col("mix"))]
+                        if several(order, "mix", ("players", "variant"))
+                        else []
+                    ),
+                    ("draft order", col("draft_order")),
+                    ("games", col("games")),
+                    ("wins", col("wins")),
+                    ("win rate", col("win_rate", pct)),
+                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+                    ("equal chances", col("expected", pct)),
+                ],
+            ),
+            table(
+                "Win rate by the territory of the first village",
+                territory,
+                [
+                    ("players", col("players")),
+                    *variant_column(territory),
+                    *(
+                        [("strategy mix", col("mix"))]
+                        if several(territory, "mix", ("players", "variant"))
+                        else []
+                    ),
+                    ("territory", col("territory_name")),
+                    ("first villages", col("picks")),
+                    ("share of first villages", col("pick_share", pct)),
+                    ("chosen by the first pick", col("first_picks")),
+                    ("wins", col("wins")),
+                    ("win rate", col("win_rate", pct)),
+                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+                ],
+            ),
+            table(
+                "Do the territories win equally often?",
+                territory_tests,
+                [
+                    ("players", col("players")),
+                    ("variant", col("variant")),
+                    ("first villages", col("picks")),
+                    ("chi-square", col("chi2")),
+                    ("degrees of freedom", col("dof")),
+                    ("p", col("p", pval)),
+                ],
+            ),
+        ],
+        notes=[
+            "Draft order 1 places its first village (with its warrior) first and its second village last "
+            "(the order reverses). The territory is that of the seat's first village when the draft ends "
+            "(after any weighing anchor). Territories are not dealt at random: strong picks choose some more "
+            "often, so a territory's win rate mixes the territory with who picks it. The territory test is a "
+            "chi-square test of the wins and non-wins of each territory (equal win rates); the draft-order "
+            "test compares the picks' summed wins "
+            "with equal chances. " + GRAENALAND_NOTE
+        ],
+    )
+
+
+def _three_player_reading(parts: dict[str, pl.DataFrame]) -> str:
+    comp = parts["compare"].filter(pl.col("players") == 3)
+    if comp.is_empty():
+        comp = parts["compare"]
+    players = int(comp["players"][0])
+    row = {r["metric"].split(" (")[0]: r for r in comp.iter_rows(named=True)}
+    side = parts["side_by_side"]
+    bits = []
+    if "hero_vote_share" in row:
+        r = row["hero_vote_share"]
+        others = side.filter(pl.col("players") != players) if "hero_share" in side.columns else side.clear()
+        beside = "".join(
+            f"; {x['population']} {pct(x['hero_share'], 0)}" for x in others.iter_rows(named=True)
+        )
+        bits.append(
+            f"the heroes' share of the votes from {pct(r['base_estimate'], 0)} to {pct(r['estimate'], 0)} "
+            f"({p_is(r['p_value'])}{beside})"
+        )
+    if "game_length" in row:
+        r = row["game_length"]
+        unit = r["metric"].split(" (")[1].rstrip(")") if " (" in r["metric"] else ""
+        bits.append(
+            f"the game length from {num(r['base_estimate'], 1)} to {num(r['estimate'], 1)} {unit} "
+            f"({r['diff']:+.1f} {interval(r['diff_low'], r['diff_high'])}, {p_is(r['p_value'])})"
+        )
+    if "balance_gap" in row:
+        r = row["balance_gap"]
+        bits.append(
+            f"the largest gap between two seats' win rates from {100 * r['base_estimate']:.0f} to "
+            f"{100 * r['estimate']:.0f} percentage points ({100 * r['diff']:+.0f} "
+            f"{interval(100 * r['diff_low'], 100 * r['diff_high'], digits=0)}, {p_is(r['p_value'])})"
+        )
+    listed = (
+        ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] if bits else "nothing measured"
+    )
+    sig = comp.filter(pl.col("p_value") < 0.05).height
+    return (
+        f"Against the same {players_words(players)} population without them, the adjustments change "
+        f"{listed}; {sig} of {comp.height} differences are significant at the 5% level."
+    )
+
+
+def three_player_section(g: Runs) -> Section | None:
+    """The three-player adjustments, with and without, beside 4 and 5 players; None without a
+    comparison to make."""
+    parts = graenaland.three_player(g)
+    comp = parts["compare"]
+    if comp.is_empty():
+        return None
+    side = parts["side_by_side"]
+    labels = {**charts.METRIC_LABELS, **graenaland.METRIC_NAMES}
+    unit = parts["lengths"]["unit"][0] if parts["lengths"].height else "rounds"
+    metrics = [
+        ("max_gap", "gap_low", "gap_high", "largest seat win-rate gap (pp)", 100.0),
+        (unit, f"{unit}_low", f"{unit}_high", f"game length ({unit})", 1.0),
+    ]
+    if "hero_share" in side.columns:
+        metrics.append(
+            ("hero_share", "hero_share_low", "hero_share_high", "heroes' share of votes (%)", 100.0)
+        )
+    metrics.append(("truncated_rate", "trunc_low", "trunc_high", "truncated games (%)", 100.0))
+    mixes = several(side, "mix", ("population",))
+    side = side.with_columns(
+        (
+            pl.col("population") + pl.when(pl.lit(mixes)).then(": " + pl.col("mix")).otherwise(pl.lit(""))
+        ).alias("label")
+    )
+    found = [
+        Chart(
+            "three-player-side-by-side",
+            charts.png(
+                charts.populations(
+                    side,
+                    metrics,
+                    "label",
+                    "Three players with and without the adjustments, beside 4 and 5 (95% intervals)",
+                )
+            ),
+            "Seat-balance spread, game length, heroes' vote share and truncated games per population",
+        ),
+        Chart(
+            "three-player-effects",
+            charts.png(
+                charts.effects(
+                    comp,
+                    {**labels, **graenaland.METRIC_CHART_NAMES},
+                    "Adjustments on minus off, three players (95% intervals)",
+                )
+            ),
+            "Differences the adjustments make, with intervals",
+        ),
+    ]
+    tables = [
+        table(
+            "With minus without the adjustments",
+            comp,
+            [
+                ("players", col("players")),
+                *([("strategy mix", col("mix"))] if several(comp, "mix") else []),
+                ("metric", lambda r: labels.get(r["metric"].split(" (")[0], r["metric"])),
+                ("without", lambda r: _metric_value(r, "base_estimate")),
+                ("with", lambda r: _metric_value(r, "estimate")),
+                ("difference [95%]", _metric_diff),
+                ("effect size", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
+                ("p", col("p_value", pval)),
+                ("test", col("test")),
+            ],
+        ),
+        table(
+            "Side by side: three players with and without the adjustments, and more players",
+            side,
+            [
+                ("population", col("label")),
+                ("games", col("games")),
+                (
+                    "truncated [95%]",
+                    lambda r: (
+                        f"{pct(r['truncated_rate'])} "
+                        + interval(r["trunc_low"], r["trunc_high"], as_pct=True)
+                    ),
+                ),
+                (
+                    "largest seat gap [95%]",
+                    lambda r: f"{pct(r['max_gap'])} " + interval(r["gap_low"], r["gap_high"], as_pct=True),
+                ),
+                ("Balance", col("balance", lambda x: num(x, 3))),
+                ("equal chances p", col("chi2_p", pval)),
+                (
+                    f"{unit} [95%]",
+                    lambda r: f"{num(r[unit], 1)} " + interval(r[f"{unit}_low"], r[f"{unit}_high"]),
+                ),
+                *(
+                    [
+                        (
+                            "heroes' vote share [95%]",
+                            lambda r: (
+                                f"{pct(r['hero_share'])} "
+                                + interval(r["hero_share_low"], r["hero_share_high"], as_pct=True)
+                            ),
+                        )
+                    ]
+                    if "hero_share" in side.columns
+                    else []
+                ),
+            ],
+        ),
+    ]
+    if "goals" in parts:
+        goals = parts["goals"]
+        found.append(
+            Chart(
+                "three-player-goals",
+                charts.png(
+                    charts.goal_bars(goals, "population", "Goals the winners meet (95% Wilson intervals)")
+                ),
+                "Share of winners meeting each goal, per population",
+            )
+        )
+        wide = (
+            goals.with_columns(
+                pl.concat_str(
+                    [
+                        (pl.col("rate") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                        pl.lit("% ["),
+                        (pl.col("ci_low") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                        pl.lit(", "),
+                        (pl.col("ci_high") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                        pl.lit("]"),
+                    ]
+                ).alias("cell")
+            )
+            .group_by("population", "players", "adjusted", "mix", maintain_order=True)
+            .agg(
+                pl.col("winners").first(),
+                *[pl.col("cell").filter(pl.col("goal") == c).first().alias(c) for c in graenaland.GOALS],
+            )
+        )
+        tables.append(
+            table(
+                "Share of winners meeting each goal [95%]",
+                wide,
+                [
+                    ("population", col("population")),
+                    ("winners", col("winners")),
+                    *[(label, col(c)) for c, label in graenaland.GOALS.items()],
+                ],
+            )
+        )
+    return Section(
+        "three-player",
+        "Graenaland three-player adjustments",
+        "Do the three-player adjustments do their job? The same three-player population with and without "
+        "them, beside four and five players: seat balance, game length, heroes' versus settlements' votes, "
+        "the goals "
+        "winners reach and truncated games.",
+        _three_player_reading(parts),
+        charts=found,
+        tables=tables,
+        notes=[
+            "Populations: '3p adjusted' plays the rulebook (three_player_adjustments auto or on), '3p "
+            "unadjusted' the same strategies and seeds with them off; 4p and 5p play without them (auto). "
+            "Runs with the custom-start draft, victory cards or the five-player offer are left out. "
+            "Differences are with minus without. Largest seat gap: bootstrap interval (400 resamples of "
+            "games) and a permutation test (game labels shuffled); game length and heroes' share of each "
+            "game's votes: normal interval, Cohen's d, Welch t test; truncated games and each goal's share "
+            "among winners: Newcombe interval, Cohen's h, two-proportion z test. The same seeds deal the "
+            "same start in both variants, but games part ways at "
+            "once, so they are treated as independent (conservative). " + GRAENALAND_NOTE
+        ],
+    )
+
+
+def _metric_value(row: dict, key: str) -> str:
+    value = row[key]
+    if row["metric"].startswith("game_length"):
+        return num(value, 1)
+    return pct(value)
+
+
+def _metric_diff(row: dict) -> str:
+    if row["metric"].startswith("game_length"):
+        return f"{row['diff']:+.2f} " + interval(row["diff_low"], row["diff_high"], digits=2)
+    return pp(row)
+
+
+def graenaland_sections(runs: Runs) -> list[Section]:
+    """Start positions, the custom-start draft and the three-player adjustments, as the records allow."""
+    g = runs.only(game=graenaland.GAME)
+    if not len(g):
+        return []
+    sections = []
+    if len(graenaland.standard_runs(g)):
+        try:
+            sections.append(start_positions_section(g))
+        except Exception as exc:  # a reshaped column: say so, keep the rest
+            sections.append(
+                unavailable(
+                    "start-positions", "Graenaland start positions", "Are the start positions fair?", exc
+                )
+            )
+    if len(graenaland.draft_runs(g)):
+        try:
+            sections.append(draft_section(g))
+        except Exception as exc:
+            sections.append(
+                unavailable("draft", "Graenaland custom-start draft", "Does the draft favour a pick?", exc)
+            )
+    basic = {(r.players, graenaland.adjusted(r)) for r in g if graenaland.is_basic(r)}
+    if not any((p, not a) in basic for p, a in basic):
+        return sections  # no player count played both with and without the three-player adjustments
+    try:
+        three = three_player_section(g)
+    except Exception as exc:
+        three = unavailable(
+            "three-player", "Graenaland three-player adjustments", "Do the adjustments do their job?", exc
+        )
+    if three is not None:
+        sections.append(three)
+    return sections

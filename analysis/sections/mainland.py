@@ -1,0 +1,259 @@
+"""Report sections on Mainland: score spreads, where the points come from, how the game is played."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import charts, scores
+from analysis.runs import Runs
+from analysis.sections.blocks import (
+    Chart,
+    Section,
+    col,
+    interval,
+    num,
+    pct,
+    players_words,
+    table,
+)
+
+
+def mainland_score_section(runs: Runs) -> Section:
+    seats = scores.final_seats(runs).select("players", "seat", "strategy", "score").collect()
+    by_strategy = scores.score_distribution(runs, ("players", "strategy"))
+    by_seat = scores.score_distribution(runs, ("players", "seat"))
+    margin = scores.winner_margin(runs, ("players",))
+    m = margin.sort("n", descending=True).row(0, named=True)
+    top = by_strategy.sort("mean", descending=True).row(0, named=True)
+    reading = (
+        f"In {m['n']:,} {players_words(m['players'])} games the winner beat the runner-up by "
+        f"{m['mean']:.1f} points on average {interval(m['low'], m['high'])} (median {m['median']:.0f}; "
+        f"{pct(m['close'], 0)} of games were decided by 2 points or fewer), and {top['strategy']} scored "
+        f"most, "
+        f"{top['mean']:.1f} points {interval(top['low'], top['high'])} at {top['players']} players."
+    )
+    frame = scores.margins(runs).select("players", "margin")
+    stats_cols = [
+        ("n", col("n")),
+        ("mean", col("mean", lambda x: num(x, 1))),
+        ("95% interval", lambda r: interval(r["low"], r["high"])),
+        ("sd", col("sd", lambda x: num(x, 1))),
+        ("p10", col("p10", lambda x: num(x, 1))),
+        ("median", col("median", lambda x: num(x, 1))),
+        ("p90", col("p90", lambda x: num(x, 1))),
+        ("max", col("max", lambda x: num(x, 0))),
+    ]
+    return Section(
+        "mainland-scores",
+        "Mainland score spreads",
+        "How do Mainland scores spread, and how close are games?",
+        reading,
+        charts=[
+            Chart(
+                "scores-by-strategy",
+                charts.png(
+                    charts.score_boxes(
+                        seats,
+                        "strategy",
+                        title="Final score by strategy (box: quartiles; whiskers: 5-95%; diamond: mean)",
+                    )
+                ),
+                "Final score by strategy",
+            ),
+            Chart(
+                "scores-by-seat",
+                charts.png(charts.score_boxes(seats, "seat", title="Final score by seat")),
+                "Final score by seat",
+            ),
+            Chart(
+                "winner-margin",
+                charts.png(
+                    charts.histogram(
+                        frame, "margin", "winner's margin (points)", "Winner's margin over the runner-up"
+                    )
+                ),
+                "Winner's margin histogram",
+            ),
+        ],
+        tables=[
+            table(
+                "Final score by strategy (points)",
+                by_strategy,
+                [("players", col("players")), ("strategy", col("strategy")), *stats_cols],
+            ),
+            table(
+                "Final score by seat (points)",
+                by_seat,
+                [("players", col("players")), ("seat", col("seat")), *stats_cols],
+            ),
+            table(
+                "Winner's margin (points)",
+                margin,
+                [("players", col("players")), *stats_cols, ("decided by <= 2", col("close", pct))],
+            ),
+        ],
+        notes=["Truncated games are left out. Intervals are 95% normal-approximation intervals of the mean."],
+    )
+
+
+def mainland_points_section(runs: Runs) -> Section:
+    sources = scores.point_sources(runs, ("players", "strategy")).sort("players", "strategy", "source")
+    overall = scores.point_sources(runs, ("players",)).sort("players", "source")
+    size = scores.mainland_size(runs, ("players", "strategy"))
+    biggest = overall.filter(pl.col("players") == overall["players"].max())
+    share = {r["source"]: r["share"] for r in biggest.iter_rows(named=True)}
+    s = (
+        size.filter(pl.col("players") == size["players"].max())
+        .sort("mean", descending=True)
+        .row(0, named=True)
+    )
+    reading = (
+        f"At {biggest['players'][0]} players, Mainland tiles give {pct(share.get('mainland_tiles'))} of "
+        f"all points, "
+        f"items inside the Mainland {pct(share.get('mainland_items'))} and items in minor territories "
+        f"{pct(share.get('minor_items'))}; {s['strategy']} builds the largest Mainland, {s['mean']:.1f} "
+        f"tiles "
+        f"{interval(s['low'], s['high'])}."
+    )
+    return Section(
+        "mainland-points",
+        "Where Mainland points come from",
+        "How big do Mainlands get, and which share of the points comes from tiles, Mainland items and minor "
+        "territories?",
+        reading,
+        charts=[
+            Chart(
+                "point-sources",
+                charts.png(
+                    charts.grouped_means(
+                        sources,
+                        "strategy",
+                        "label",
+                        "mean points per seat and game",
+                        "Points by source (bars: mean; error bars: 95% interval)",
+                    )
+                ),
+                "Points by source and strategy",
+            ),
+            Chart(
+                "mainland-size",
+                charts.png(
+                    charts.grouped_means(
+                        size.with_columns(pl.lit("Mainland size").alias("series")),
+                        "strategy",
+                        "series",
+                        "Mainland size (tiles)",
+                        "Mainland size by strategy",
+                    )
+                ),
+                "Mainland size by strategy",
+            ),
+        ],
+        tables=[
+            table(
+                "Share of points by source",
+                overall,
+                [
+                    ("players", col("players")),
+                    ("source", col("label")),
+                    ("share of points", col("share", pct)),
+                    ("mean points", col("mean", lambda x: num(x, 1))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"])),
+                ],
+            ),
+            table(
+                "Points by source and strategy",
+                sources,
+                [
+                    ("players", col("players")),
+                    ("strategy", col("strategy")),
+                    ("source", col("label")),
+                    ("share", col("share", pct)),
+                    ("mean points", col("mean", lambda x: num(x, 1))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"])),
+                ],
+            ),
+            table(
+                "Mainland size (tiles)",
+                size,
+                [
+                    ("players", col("players")),
+                    ("strategy", col("strategy")),
+                    ("seats", col("n")),
+                    ("mean", col("mean", lambda x: num(x, 1))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"])),
+                    ("median", col("median", lambda x: num(x, 0))),
+                    ("max", col("max", lambda x: num(x, 0))),
+                ],
+            ),
+        ],
+        notes=[
+            "A seat's score is exactly Mainland tiles + Mainland items + minor-territory items; shares are "
+            "ratios of sums over all seats of the group."
+        ],
+    )
+
+
+def mainland_play_section(runs: Runs) -> Section:
+    play = scores.play_stats(runs, ("players", "strategy"))
+    focus = play.filter(pl.col("stat").is_in(["passes", "forced_passes", "gatherings"]))
+    overall = scores.play_stats(runs, ("players",)).filter(
+        pl.col("stat").is_in(["passes", "forced_passes", "gatherings"])
+    )
+    o = {
+        r["stat"]: r
+        for r in overall.filter(pl.col("players") == overall["players"].max()).iter_rows(named=True)
+    }
+    reading = (
+        f"At {overall['players'].max()} players a seat passes {o['passes']['mean']:.2f} times by choice and "
+        f"{o['forced_passes']['mean']:.2f} times by force per game, and calls "
+        f"{o['gatherings']['mean']:.2f} clan "
+        f"gatherings {interval(o['gatherings']['low'], o['gatherings']['high'], digits=2)}."
+    )
+    return Section(
+        "mainland-play",
+        "Passes and clan gatherings",
+        "How often do players pass and call clan gatherings?",
+        reading,
+        charts=[
+            Chart(
+                "passes-gatherings",
+                charts.png(
+                    charts.grouped_means(
+                        focus.with_columns(pl.col("label").alias("what")),
+                        "strategy",
+                        "what",
+                        "count per seat and game",
+                        "Passes and clan gatherings per seat and game (95% intervals)",
+                    )
+                ),
+                "Passes and gatherings by strategy",
+            )
+        ],
+        tables=[
+            table(
+                "Play statistics per seat and game",
+                play,
+                [
+                    ("players", col("players")),
+                    ("strategy", col("strategy")),
+                    ("statistic", col("label")),
+                    ("mean", col("mean", lambda x: num(x, 2))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"], digits=2)),
+                    ("max", col("max", lambda x: num(x, 0))),
+                ],
+            )
+        ],
+    )
+
+
+def mainland_sections(runs: Runs) -> list[Section]:
+    """The Mainland sections, when the records hold Mainland runs."""
+    mainland = runs.only(game="mainland")
+    if not len(mainland):
+        return []
+    return [
+        mainland_score_section(mainland),
+        mainland_points_section(mainland),
+        mainland_play_section(mainland),
+    ]
