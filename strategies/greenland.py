@@ -21,7 +21,7 @@ from math import comb
 from typing import Any
 
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.state import ALPHA_POOL, POLY, Option
+from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, POLY, Option
 from sim.games.greenland.view import GreenlandView
 from strategies.base import Strategy
 
@@ -203,14 +203,25 @@ class GreenlandBase(Strategy):
             dice = v.hunters[options[0][3]].get(options[0][1], 0) + 1
             expected = dice * len(v.data.die["attack_hits"]) / 6
             return options[1] if expected * self.life * self.iron_hunt > self.iron * 2 else options[0]
-        if kind in ("breed", "pacify", "elder", "convert", "done") and v.phase >= 6:
+        if kind in ("breed", "pacify", "elder", "convert", "done") and v.phase in (DOMESTIC, ELDER):
             return self.late(v, options)
+        if kind == "animal":
+            return max(options, key=lambda o: self.animal_value(v, o[1]))
         best, best_v = options[-1], 0.0
         for o in options:
             val = self.value(v, Option(*o))
             if val > best_v + 1e-9:
                 best, best_v = o, val
         return best
+
+    def animal_value(self, v: GreenlandView, card: int) -> float:
+        t = v.data.tcards[card]
+        return (
+            t.babies * self.life * 0.9
+            - t.energy * self.energy
+            + 0.6 * t.sled * (1 + self.spread)
+            + 0.4 * sum(k for _, k in t.rerolls)
+        )
 
     def hunt_roll(self, v: GreenlandView, options: Sequence[Any]) -> Any:
         card = options[0][1]

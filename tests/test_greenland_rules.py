@@ -22,6 +22,7 @@ from sim.games.greenland.state import (
     MONO,
     NEGOTIATE,
     POLY,
+    SETUP,
     Option,
 )
 
@@ -86,7 +87,7 @@ def card_in(state, row: int, cold: bool = False) -> int:
 
 def biome_where(state, row: int, pred) -> int:
     """A visible warm card of ``row`` whose Biome passes ``pred``."""
-    return next(c for c in state.warm[row] if pred(DATA.biomes[c]))
+    return next(c for c in state.warm[row] if pred(DATA.biomes[c]) and not DATA.biomes[c].new_world)
 
 
 # ------------------------------------------------------------------ data and set-up
@@ -153,10 +154,7 @@ def test_setup(n):
             daughters = [c for c in state.tableau[seat] if DATA.tcards[c].kind == "daughter"]
             animals = [c for c in state.tableau[seat] if DATA.tcards[c].kind == "animal"]
             assert len(daughters) == {"tunit": 3, "thule": 3, "norse": 2, "sami": 2}[tribe.name]
-            want = {"norse": {"cattle", "pony", "sheep", "goat"}, "sami": {"reindeer", "lappget"}}.get(
-                tribe.name
-            )
-            assert (len(animals) == 1 and DATA.tcards[animals[0]].name in want) if want else not animals
+            assert not animals  # chosen as the first decision (line 13 'of their choice')
             colonists = state.colonists[seat].get(MARKLAND, 0)
             assert colonists == (5 if tribe.name == "tunit" else 0)  # line 15
             alive = state.pool[seat] + sum(state.elders[seat]) + colonists
@@ -164,6 +162,25 @@ def test_setup(n):
 
 
 # ------------------------------------------------------------------ hunter assignment
+
+
+def test_norse_and_sami_choose_their_farm_animal_first():
+    """Line 13 'The Red player (the Norse) additionally starts with one side of a Norse farm animal card of
+    their choice (cattle, pony, sheep, or goat) ... The Blue player (Sea Sami) ... (domestic reindeer or
+    lappget).'"""
+    state = game_with(("norse", "sami", "thule"))
+    norse, sami = seat_of(state, "norse"), seat_of(state, "sami")
+    assert state.phase == SETUP and set(GAME.to_move(state)) == {norse, sami}
+    names = {o.a: DATA.tcards[o.a].name for o in GAME.legal_options(state, norse)}
+    assert set(names.values()) == {"cattle", "pony", "sheep", "goat"}
+    assert {DATA.tcards[o.a].name for o in GAME.legal_options(state, sami)} == {"reindeer", "lappget"}
+    goat = next(c for c, name in names.items() if name == "goat")
+    reindeer = next(o for o in GAME.legal_options(state, sami) if DATA.tcards[o.a].name == "reindeer")
+    GAME.apply(state, {norse: Option("animal", goat), sami: reindeer})
+    assert goat in state.tableau[norse] and reindeer.a in state.tableau[sami] and state.phase != SETUP
+    assert state.log  # the first event is revealed
+    state = game_with(("tunit", "thule"))
+    assert state.phase != SETUP  # nobody to choose
 
 
 def test_homeland_limit_and_sleds():

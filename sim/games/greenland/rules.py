@@ -29,6 +29,7 @@ from sim.games.greenland.state import (
     NEGOTIATE,
     OVER,
     POLY,
+    SETUP,
     STATS,
     SUNSTONE,
     GreenlandState,
@@ -49,10 +50,23 @@ def IllegalChoice(message: str, seat: int) -> _IllegalChoice:  # noqa: N802 - re
 
 
 def new_game(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> GreenlandState:
-    """Set up (lines 9-16), then reveal the first event (line 21)."""
+    """Set up (lines 9-16); the Norse and Sami choose their farm animal (line 13); then the first event."""
     state = setup(data, n, rules, seed)
-    start_generation(state, data)
+    state.queue = choosers(state, data)
+    if state.queue:
+        state.phase = SETUP
+    else:
+        start_generation(state, data)
     return state
+
+
+def choosers(state: GreenlandState, data: GreenlandData) -> list[int]:
+    """Seats still to choose their starting farm animal (line 13 'of their choice')."""
+    return [
+        s
+        for s, t in enumerate(state.tribe)
+        if data.tribes[t].animals and not any(c in data.tribes[t].animals for c in state.tableau[s])
+    ]
 
 
 def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> GreenlandState:
@@ -112,8 +126,6 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
     for seat, t in enumerate(tribes):
         tribe = data.tribes[t]
         state.tableau[seat].extend(tribe.daughters)  # line 13
-        if tribe.animals:  # line 13: Norse 'of their choice', Sami 'one side': ruling G2 (random)
-            state.tableau[seat].append(int(tribe.animals[int(rng.integers(len(tribe.animals)))]))
         if tribe.name == "tunit":  # line 15: 5 colonists on Markland, from Valhalla
             k = min(int(s["tunit_colonists"]), state.valhalla[seat])
             state.valhalla[seat] -= k
@@ -612,6 +624,8 @@ def to_move(state: GreenlandState) -> tuple[int, ...]:
         return ()
     if state.phase == BID:
         return tuple(bidders(state))
+    if state.phase == SETUP:
+        return tuple(state.queue)
     return (current(state),)
 
 
@@ -747,6 +761,8 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
     phase = state.phase
     if phase == BID:
         return [Option("bid", k) for k in range(state.ivory[seat] + 1)]
+    if phase == SETUP:
+        return [Option("animal", c) for c in data.tribes[state.tribe[seat]].animals]
     if phase == ASSIGN:
         return assign_options(state, data, seat)
     if phase == SUNSTONE:
@@ -874,6 +890,11 @@ def apply(state: GreenlandState, data: GreenlandData, choices: dict[int, Any]) -
             raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
     if state.phase == BID:
         resolve_auction(state, data, {s: Option(*o).a for s, o in choices.items()})
+    elif state.phase == SETUP:
+        for s in sorted(choices):
+            state.tableau[s].append(Option(*choices[s]).a)
+        state.queue = []
+        start_generation(state, data)
     else:
         ((seat, option),) = choices.items()
         apply_one(state, data, seat, Option(*option))

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 # Phases (greenland-third-edition.txt:21-27); BID is the trade-ship auction inside the event phase.
-EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER = range(9)
-PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic", "elder", "over")
+EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER, SETUP = range(10)
+PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic", "elder", "over", "setup")
 POLY, MONO = 0, 1
 ALPHA_POOL, ALPHA_DEAD = -1, -2
 
@@ -43,7 +43,7 @@ class Option(NamedTuple):
     roll: a = card, b = flags (1 use the Alpha's automatic hit, 2 spend iron to cancel casualties).
     bid: a = ivory bid.  breed: a = tableau card, c = rank of the elder spent (-1 none).
     pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
-    convert: flip the placard to monotheism.
+    convert: flip the placard to monotheism.  animal: a = the starting farm animal card (set-up, line 13).
     """
 
     kind: str

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.rules import current
-from sim.games.greenland.state import BID, OVER, GreenlandState
+from sim.games.greenland.state import BID, OVER, SETUP, GreenlandState
 
 
 class GreenlandView(NamedTuple):
@@ -59,7 +59,7 @@ def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandV
         phase=state.phase,
         event=state.event,
         order=tuple(state.order),
-        to_act=current(state) if state.phase not in (BID, OVER) else -1,
+        to_act=current(state) if state.phase not in (BID, OVER, SETUP) else -1,
         warm=(tuple(state.warm[0]), tuple(state.warm[1])),
         cold=(tuple(state.cold[0]), tuple(state.cold[1])),
         hostile=tuple(state.hostile),
