@@ -21,7 +21,7 @@ from math import comb
 from typing import Any
 
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, POLY, Option
+from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, POLY, TPLACE, Option
 from sim.games.greenland.view import GreenlandView
 from strategies.base import Strategy
 
@@ -67,6 +67,9 @@ class GreenlandBase(Strategy):
     def faces(self, v: GreenlandView, card: int) -> tuple[set[int], set[int], int, bool]:
         """(hits, bloody, need, cold) as rules.faces computes them, from the view."""
         d: GreenlandData = v.data
+        if card >= TPLACE:  # a raid (line 70)
+            t = d.tcards[card - TPLACE]
+            return set(t.raid_hits), set(t.raid_bloody) - set(t.raid_hits), 1, False
         b = d.biomes[card]
         cold = card in v.cold[0] or card in v.cold[1]
         hits = set(d.die["cold_hits"] if cold else d.die["warm_hits"])
@@ -164,6 +167,8 @@ class GreenlandBase(Strategy):
                     gain = gain * self.colonist * max(1, self.gens_left(v) // 2)
                 return gain
             return self.hunt_value(v, o.a, n, True) - now
+        if k in ("raid", "guard"):
+            return self.raid_value(v, o)
         if k == "promote":
             if self.converting(v):
                 return -5.0
@@ -213,6 +218,23 @@ class GreenlandBase(Strategy):
             if val > best_v + 1e-9:
                 best, best_v = o, val
         return best
+
+    def raid_value(self, v: GreenlandView, o: Option) -> float:
+        """A Raider: the chance its die (line 70) adds to the raid, times the card's worth; a Guard: only
+        where a Raider already stands."""
+        place = o.a
+        t = v.data.tcards[place - TPLACE]
+        others = sum(v.hunters[s].get(place, 0) for s in range(v.n_players) if s != v.seat)
+        if o.kind == "guard":
+            return others * 0.5 * self.life - 0.3 * self.life
+        n = v.hunters[v.seat].get(place, 0)
+        h = len(t.raid_hits) / 6
+        q = len(set(t.raid_bloody) - set(t.raid_hits)) / 6
+        gain = (1 - h) ** n - (1 - h) ** (n + 1)
+        worth = t.babies * self.life * 0.9 * min(4, self.gens_left(v)) / 2 + self.spread
+        if others:
+            gain *= 0.5
+        return gain * worth - self.risk * q * self.life - 0.2 * self.life
 
     def animal_value(self, v: GreenlandView, card: int) -> float:
         t = v.data.tcards[card]

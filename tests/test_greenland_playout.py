@@ -26,7 +26,11 @@ def check_invariants(state) -> None:
     n = state.n_players
     for s in range(n):
         # Tribesmen are conserved across the tribe's pool, cards, placard, colonies and Valhalla (line 14).
-        placed = sum(state.hunters[s].values()) + sum(state.colonists[s].values())
+        placed = (
+            sum(state.hunters[s].values())
+            + sum(state.colonists[s].values())
+            + sum(state.husbands[s].values())
+        )
         assert state.pool[s] + placed + sum(state.elders[s]) + state.valhalla[s] == TOTAL
         assert min(state.pool[s], state.valhalla[s], *state.elders[s]) >= 0
         assert all(k > 0 for k in state.hunters[s].values()) and all(

@@ -11,7 +11,7 @@ from sim.errors import IllegalChoice, SkaldError
 from sim.games.greenland import rules
 from sim.games.greenland.data import DEFAULT_DIR, KINDS, TRIBES, load
 from sim.games.greenland.game import GAME
-from sim.games.greenland.rules import ALPHA_FLAG, IRON_FLAG, MARINER
+from sim.games.greenland.rules import ALPHA_FLAG, IRON_FLAG, MARINER, WAR_CHIEF
 from sim.games.greenland.state import (
     ALPHA_DEAD,
     ALPHA_POOL,
@@ -23,6 +23,7 @@ from sim.games.greenland.state import (
     NEGOTIATE,
     POLY,
     SETUP,
+    TPLACE,
     Option,
 )
 
@@ -608,3 +609,85 @@ def test_bad_choice_is_illegal():
 
 def test_packaged_data_path_is_the_folder():
     assert Path(DATA.path) == DEFAULT_DIR
+
+
+# ------------------------------------------------------------------ raids, guards, exogamy (Advanced)
+
+
+def test_raiders_need_a_war_chief_guards_protect_their_own():
+    """Line 52 'To raid a Livestock or Daughter card in an opponent's tableau, assign a Raider to their card
+    ... You must have a rank 4 Elder (War Chief) to assign a Raider'; line 53 'You can assign tribesmen to any
+    of your Daughter or Livestock Tableau cards ... as Guards'."""
+    state = game_with(("thule", "tunit"))
+    thule, tunit = seat_of(state, "thule"), seat_of(state, "tunit")
+    at_assign(state, thule)
+    state.pool[thule] = 3
+    state.elders[thule][WAR_CHIEF] = 0
+    raids = [o for o in GAME.legal_options(state, thule) if o.kind == "raid"]
+    guards = {o.a - TPLACE for o in GAME.legal_options(state, thule) if o.kind == "guard"}
+    assert not raids and guards == set(state.tableau[thule])
+    state.elders[thule][WAR_CHIEF] = 1
+    raids = {o.a - TPLACE for o in GAME.legal_options(state, thule) if o.kind == "raid"}
+    assert raids == set(state.tableau[tunit])  # daughters (and livestock) of the other tribe
+    state = new(2, 3, advanced=False)
+    at_assign(state, 0)
+    state.pool[0] = 2
+    assert not [o for o in GAME.legal_options(state, 0) if o.kind in ("raid", "guard")]
+
+
+def test_guards_and_raiders_fight_in_phase_f_then_raiders_roll():
+    """Line 52 'This will be resolved in Phases F and G'; line 70 'Each Raider makes a hunt roll. If any of
+    the Raiders roll one of the die faces shown in the "success" field, the raid is successful, assuming at
+    least one raider survives attrition.'"""
+    state = game_with(("thule", "tunit"))
+    thule, tunit = seat_of(state, "thule"), seat_of(state, "tunit")
+    daughter = DATA.tribes[TRIBES.index("tunit")].daughters[0]
+    place = TPLACE + daughter
+    for s in range(2):
+        state.hunters[s], state.colonists[s] = {}, {}
+    state.hunters[thule] = {place: 2}
+    state.hunters[tunit] = {place: 1}
+    state.order = [thule, tunit]
+    assert rules.contested(state, DATA) == [place]
+    hunts = rules.hunt_order(state, DATA)
+    assert hunts == [(place, thule)]  # the Guard does not roll
+    plain(state, thule)
+    t = DATA.tcards[daughter]
+    state.rng = Dice(max(t.raid_hits), max(t.raid_bloody))
+    roll = rules.resolve_hunt(state, DATA, thule, place, 0)
+    assert roll.success and roll.killed == 1
+    assert state.husbands[thule] == {daughter: 1}  # line 61: a Raider becomes a Husband, for good
+    assert place not in state.hunters[thule] and state.stats["raids_won"][thule] == 1
+    # the married daughter now raises children for the husband's tribe (ruling G22)
+    state.phase, state.order, state.idx = DOMESTIC, [thule, tunit], 0
+    state.energy[thule], state.valhalla[thule] = 1, 3
+    assert Option("breed", daughter) in GAME.legal_options(state, thule)
+    state.idx = 1
+    assert all(o.a != daughter for o in GAME.legal_options(state, tunit))
+
+
+def test_livestock_raid_takes_the_animal():
+    """Line 70: a successful Livestock raid; the card goes to the raider's tableau (ruling G22)."""
+    state = game_with(("norse", "sami"))
+    norse, sami = seat_of(state, "norse"), seat_of(state, "sami")
+    GAME.apply(
+        state,
+        {
+            norse: Option("animal", DATA.tribes[TRIBES.index("norse")].animals[0]),
+            sami: Option("animal", DATA.tribes[TRIBES.index("sami")].animals[0]),
+        },
+    )
+    cattle = DATA.tribes[TRIBES.index("norse")].animals[0]
+    place = TPLACE + cattle
+    state.hunters[sami] = {place: 1}
+    state.rng = Dice(DATA.tcards[cattle].raid_hits[0])
+    assert rules.resolve_hunt(state, DATA, sami, place, 0).success
+    assert cattle in state.tableau[sami] and cattle not in state.tableau[norse]
+    assert state.pool[sami] >= 1 and place not in state.hunters[sami]
+    # a raid that succeeds but loses its only Raider takes nothing
+    pig = next(c for c in state.tableau[sami] if DATA.tcards[c].kind == "animal" and c != cattle)
+    state.hunters[norse] = {TPLACE + pig: 1}
+    t = DATA.tcards[pig]
+    bloody = next(f for f in t.raid_bloody if f not in t.raid_hits)
+    state.rng = Dice(bloody)
+    assert not rules.resolve_hunt(state, DATA, norse, TPLACE + pig, 0).success and pig in state.tableau[sami]

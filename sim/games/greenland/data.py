@@ -66,6 +66,8 @@ class TCard:
     winter_free: bool = False
     attack: int = 0
     vp: int = 0
+    raid_hits: tuple[int, ...] = (1,)  # a Sabine or Livestock raid's success faces (line 70)
+    raid_bloody: tuple[int, ...] = (6,)
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,7 @@ FIELDS: dict[str, dict[str, Check]] = {
         ),
         "daughter": table(
             {"energy": integer(0, 20), "elders": integer(0, 6), "babies": integer(0, 18)},
-            {"either": boolean()},
+            {"either": boolean(), "raid_hits": array(FACE), "raid_bloody": array(FACE)},
             sourced=True,
         ),
         "animals": tables(
@@ -194,6 +196,7 @@ FIELDS: dict[str, dict[str, Check]] = {
                     "sled": boolean(),
                     "reroll": array(array(_any, 2)),
                 },
+                {"raid_hits": array(FACE), "raid_bloody": array(FACE)},
                 sourced=True,
             ),
             key="name",
@@ -558,6 +561,8 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                 babies=int(a["babies"]),
                 sled=bool(a["sled"]),
                 rerolls=_pairs(a["reroll"], f"animals.{name}"),
+                raid_hits=tuple(a.get("raid_hits", [1])),
+                raid_bloody=tuple(a.get("raid_bloody", [6])),
             )
         )
     for t, name in enumerate(TRIBES):
@@ -577,6 +582,8 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                     elders=int(d["elders"]),
                     either=bool(d.get("either", False)),
                     babies=int(d["babies"]),
+                    raid_hits=tuple(d.get("raid_hits", [1])),
+                    raid_bloody=tuple(d.get("raid_bloody", [6])),
                 )
             )
         for a in entry["animals"]:

@@ -91,6 +91,7 @@ class Greenland:
         "population",
         "elders",
         "colonists",
+        "husbands",
         "trophies",
         "trophy_vp",
         "iron",
@@ -171,6 +172,7 @@ class Greenland:
                     "generation_died": float(state.stats["generation_died"][p]),
                     "population": float(population(state, p) if state.alive[p] else 0),
                     "elders": float(sum(state.elders[p])),
+                    "husbands": float(sum(state.husbands[p].values())),
                     "colonists": float(sum(state.colonists[p].values())),
                     "trophies": float(len(state.trophies[p])),
                     "trophy_vp": float(sum(data.biomes[c].trophy for c in state.trophies[p])),
@@ -196,7 +198,7 @@ class Greenland:
         doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data")}
         doc["rng"] = state.rng.bit_generator.state
         doc["data_path"] = state.data.path  # type: ignore[attr-defined]
-        for key in ("hunters", "colonists", "placed"):
+        for key in ("hunters", "colonists", "placed", "husbands"):
             doc[key] = [{str(c): k for c, k in d.items()} for d in getattr(state, key)]
         doc["hunts"] = [list(h) for h in state.hunts]
         doc["log"] = [list(x) for x in state.log]
@@ -208,7 +210,7 @@ class Greenland:
         fields = {k: v for k, v in doc.items() if k not in ("rng", "data_path")}
         fields["rng"] = np.random.default_rng(0)
         fields["rng"].bit_generator.state = doc["rng"]
-        for key in ("hunters", "colonists", "placed"):
+        for key in ("hunters", "colonists", "placed", "husbands"):
             fields[key] = [{int(c): k for c, k in d.items()} for d in doc[key]]
         fields["hunts"] = [tuple(h) for h in doc["hunts"]]
         fields["log"] = [tuple(x) for x in doc["log"]]

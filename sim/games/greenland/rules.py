@@ -32,6 +32,7 @@ from sim.games.greenland.state import (
     SETUP,
     STATS,
     SUNSTONE,
+    TPLACE,
     GreenlandState,
     Option,
 )
@@ -111,6 +112,7 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
         ivory=[int(s["ivory"])] * n,
         iron=[int(s["iron"])] * n,
         tableau=[[] for _ in range(n)],
+        husbands=[{} for _ in range(n)],
         trophies=[[] for _ in range(n)],
         religion=[POLY] * n,
         alive=[True] * n,
@@ -137,11 +139,12 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
 
 
 def population(state: GreenlandState, seat: int) -> int:
-    """Living tribesmen: unassigned, Hunters, colonists, elders and the Alpha."""
+    """Living tribesmen: unassigned, Hunters (Guards, Raiders), colonists, husbands, elders and the Alpha."""
     return (
         state.pool[seat]
         + sum(state.hunters[seat].values())
         + sum(state.colonists[seat].values())
+        + sum(state.husbands[seat].values())
         + sum(state.elders[seat])
         + (state.alpha[seat] != ALPHA_DEAD)
     )
@@ -175,8 +178,19 @@ def mariners(state: GreenlandState, data: GreenlandData, seat: int) -> int:
     return state.elders[seat][MARINER] + has(state, data, seat, "transport")
 
 
+def owner(state: GreenlandState, tcard: int) -> int:
+    """The seat whose tableau holds ``tcard`` (-1 none)."""
+    return next((s for s in range(state.n_players) if tcard in state.tableau[s]), -1)
+
+
 def needs_transport(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> bool:
-    """Lines 46-48: outside the homeland a Mariner is needed, unless a sled (Greenland only)."""
+    """Lines 46-48: outside the homeland a Mariner is needed, unless a sled (Greenland only). A tableau
+    card lies in its owner's homeland (ruling G22)."""
+    if card >= TPLACE:
+        other = owner(state, card - TPLACE)
+        if other < 0 or home(state, data, other) == home(state, data, seat):
+            return False
+        return not has(state, data, seat, "sled")
     b = data.biomes[card]
     if b.new_world:
         return True  # line 48 'you need a Mariner to go there (sleds do not work)'
@@ -245,7 +259,11 @@ def modifiers(state: GreenlandState, data: GreenlandData, seat: int, kind: str) 
 
 
 def faces(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> tuple[set[int], set[int], int]:
-    """(hit faces, bloody faces, hits needed) for ``seat`` hunting ``card`` now (lines 25, 68, 72)."""
+    """(hit faces, bloody faces, hits needed) for ``seat`` hunting ``card`` now (lines 25, 68, 72); a raid
+    needs one die on the card's success faces (line 70)."""
+    if card >= TPLACE:
+        t = data.tcards[card - TPLACE]
+        return set(t.raid_hits), set(t.raid_bloody) - set(t.raid_hits), 1
     b = data.biomes[card]
     _, cold = row_of(state, card)
     die = data.die
@@ -290,7 +308,7 @@ def roll_hunt(
     first = tuple(dice)
     iron = bool(flags & IRON_FLAG)
     again = []
-    left = rerolls(state, data, seat, data.biomes[card].type)
+    left = rerolls(state, data, seat, data.biomes[card].type) if card < TPLACE else 0
     policy = data.hunt["reroll_policy"]
     while left > 0:
         hits = sum(d in hit for d in dice) + auto
@@ -404,11 +422,24 @@ def hunt_order(state: GreenlandState, data: GreenlandData) -> list[tuple[int, in
     order."""
     pos = {s: i for i, s in enumerate(state.order)}
     out = []
-    for card in visible(state):
+    for card in visible(state) + raid_places(state):
         seats = [s for s in state.order if present(state, s, card)]
+        if card >= TPLACE:  # line 70: only Raiders roll; Guards fought in phase F
+            seats = [s for s in seats if s != owner(state, card - TPLACE) and not guarding(state, s, card)]
         for s in sorted(seats, key=lambda s: (present(state, s, card), pos[s])):
             out.append((card, s))
     return out
+
+
+def raid_places(state: GreenlandState) -> list[int]:
+    """Tableau cards with tribesmen on them (Guards, Raiders), in card order."""
+    return sorted({c for h in state.hunters for c in h if c >= TPLACE})
+
+
+def guarding(state: GreenlandState, seat: int, place: int) -> bool:
+    """Line 53: a tribe guards its own daughters and livestock, and daughters it is married to."""
+    tcard = place - TPLACE
+    return owner(state, tcard) == seat or state.husbands[seat].get(tcard, 0) > 0
 
 
 def elder_order(state: GreenlandState) -> list[int]:
@@ -592,8 +623,18 @@ def upkeep(state: GreenlandState, data: GreenlandData) -> None:
             elif state.colonists[seat]:
                 card = next(iter(state.colonists[seat]))
                 lose_hunters(state, data, seat, card, 1)
+            elif state.husbands[seat]:
+                lose_husband(state, seat)
             elif not kill_elder(state, seat) and state.alpha[seat] == ALPHA_POOL:
                 state.alpha[seat] = ALPHA_DEAD
+
+
+def lose_husband(state: GreenlandState, seat: int) -> None:
+    tcard = next(iter(state.husbands[seat]))
+    state.husbands[seat][tcard] -= 1
+    if not state.husbands[seat][tcard]:
+        del state.husbands[seat][tcard]
+    to_valhalla(state, seat, 1)
 
 
 def end_generation(state: GreenlandState, data: GreenlandData) -> None:
@@ -638,8 +679,9 @@ def contested(state: GreenlandState, data: GreenlandData) -> list[int]:
         return []
     return [
         c
-        for c in visible(state)
-        if not data.biomes[c].new_world and sum(1 for s in state.order if present(state, s, c)) >= 2
+        for c in visible(state) + raid_places(state)
+        if (c >= TPLACE or not data.biomes[c].new_world)
+        and sum(1 for s in state.order if present(state, s, c)) >= 2
     ]
 
 
@@ -700,7 +742,7 @@ def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
             continue
         if (
             card in state.won
-            and not data.biomes[card].new_world
+            and (card >= TPLACE or not data.biomes[card].new_world)
             and data.hunt["one_success_per_card"]
             and state.rules.get("contest_success", "first") == "first"
         ):
@@ -708,6 +750,9 @@ def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
             state.idx += 1
             continue
         return
+    for seat in range(state.n_players):  # Guards (and anyone left on a tableau card) go home
+        for place in [c for c in state.hunters[seat] if c >= TPLACE]:
+            return_hunters(state, seat, place)
     check_alive(state)
     enter(state, data, DOMESTIC)
 
@@ -717,9 +762,14 @@ def resolve_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: in
     if flags & IRON_FLAG:
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
-    state.stats["hunts"][seat] += 1
+    state.stats["raids" if card >= TPLACE else "hunts"][seat] += 1
     # line 73: attrition first, then the reward (hunt.toml attrition_before_rewards)
     state.stats["hunters_killed"][seat] += lose_hunters(state, data, seat, card, roll.killed)
+    if card >= TPLACE:
+        if roll.success and present(state, seat, card):  # line 70 'assuming at least one raider survives'
+            won_raid(state, data, seat, card)
+        return_hunters(state, seat, card)
+        return roll
     b = data.biomes[card]
     if roll.success and (present(state, seat, card) or not data.hunt["attrition_before_rewards"]):
         state.stats["hunts_won"][seat] += 1
@@ -732,6 +782,24 @@ def resolve_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: in
             take_trophy(state, data, seat, card)
     return_hunters(state, seat, card)
     return roll
+
+
+def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) -> None:
+    """Line 70: a Livestock raid takes the animal into the raider's tableau; a Sabine raid turns one Raider
+    into a Husband in the daughter's exogamy box, for good (line 61; ruling G22)."""
+    tcard = place - TPLACE
+    victim = owner(state, tcard)
+    state.won.append(place)
+    state.stats["raids_won"][seat] += 1
+    if data.tcards[tcard].kind == "animal":
+        state.tableau[victim].remove(tcard)
+        state.tableau[seat].append(tcard)
+        state.bred[victim] = [c for c in state.bred[victim] if c != tcard]
+    else:
+        state.hunters[seat][place] -= 1
+        if not state.hunters[seat][place]:
+            del state.hunters[seat][place]
+        state.husbands[seat][tcard] = state.husbands[seat].get(tcard, 0) + 1
 
 
 def take_trophy(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> None:
@@ -804,11 +872,32 @@ def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> lis
                 out.append(Option("hunt", c))
         if state.energy[seat] >= int(data.setup["promotion_energy"]):
             out += [Option("promote", r) for r in range(N_RANKS)]
+        if state.rules.get("advanced", True):
+            out += raid_options(state, data, seat)
     if state.alpha[seat] == ALPHA_POOL:
         for c in cards:
             if not data.biomes[c].new_world and can_send(state, data, seat, c):
                 out.append(Option("alpha", c))
     out.append(DONE)
+    return out
+
+
+def raid_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+    """Line 52: a Raider on an opponent's Livestock or (unmarried) Daughter card needs a War Chief (rank 4);
+    line 53: Guards on one's own Daughters and Livestock, or daughters one is married to."""
+    out = []
+    war_chief = state.elders[seat][WAR_CHIEF] > 0
+    married = {c for h in state.husbands for c in h}
+    for other in range(state.n_players):
+        for c in state.tableau[other]:
+            kind = data.tcards[c].kind
+            if kind not in ("daughter", "animal"):
+                continue
+            place = TPLACE + c
+            if other == seat or state.husbands[seat].get(c, 0):
+                out.append(Option("guard", place))
+            elif war_chief and state.alive[other] and c not in married and can_send(state, data, seat, place):
+                out.append(Option("raid", place))
     return out
 
 
@@ -818,7 +907,7 @@ def sunstone_options(state: GreenlandState, data: GreenlandData, seat: int) -> l
         return [DONE]
     out = []
     for src, k in state.hunters[seat].items():
-        if not k:
+        if not k or src >= TPLACE:
             continue
         placed = dict(state.placed[seat])
         placed[src] = placed.get(src, 0) - 1
@@ -831,7 +920,8 @@ def sunstone_options(state: GreenlandState, data: GreenlandData, seat: int) -> l
 def domestic_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
     """Line 26: tableau cards give babies for energy or elders; a hostile New World may be pacified."""
     out = []
-    for c in state.tableau[seat]:
+    married = {c for h in state.husbands for c in h}
+    for c in [c for c in state.tableau[seat] if c not in married] + list(state.husbands[seat]):
         t = data.tcards[c]
         if not t.babies or c in state.bred[seat]:
             continue
@@ -929,6 +1019,12 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
             state.stats["colonists_sent"][seat] += 1
         else:
             state.hunters[seat][o.a] = state.hunters[seat].get(o.a, 0) + 1
+    elif kind in ("guard", "raid"):  # lines 52-53
+        state.pool[seat] -= 1
+        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
+        state.hunters[seat][o.a] = state.hunters[seat].get(o.a, 0) + 1
+        if kind == "guard":
+            state.stats["guards"][seat] += 1
     elif kind == "alpha":
         state.alpha[seat] = o.a
         state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1

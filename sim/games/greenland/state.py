@@ -11,6 +11,8 @@ import numpy as np
 EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER, SETUP = range(10)
 PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic", "elder", "over", "setup")
 POLY, MONO = 0, 1
+#: a tableau card as a place for Guards and Raiders: TPLACE + its id (biome cards are the ids below)
+TPLACE = 1000
 ALPHA_POOL, ALPHA_DEAD = -1, -2
 
 STATS = (
@@ -29,6 +31,9 @@ STATS = (
     "imports_won",
     "event_losses",
     "starved",
+    "raids",
+    "raids_won",
+    "guards",
     "generation_died",
 )
 
@@ -36,7 +41,8 @@ STATS = (
 class Option(NamedTuple):
     """One decision. ``kind`` is one of KINDS.
 
-    hunt: a = biome card (a colonist on a New World card).  alpha: a = card for the Alpha.
+    hunt: a = biome card (a colonist on a New World card).
+    guard / raid: a = TPLACE + tableau card (lines 52-53).  alpha: a = card for the Alpha.
     promote: a = rank index 0-5.  done: nothing more this phase.
     move: a = from card, b = to card (sun-stone).  stay / withdraw: a = contested card.
     attack: a = card, b = target seat.  defend: a = card, b = 1 to spend iron (iron rule), c = attacker.
@@ -104,6 +110,9 @@ class GreenlandState:
     alive: list[bool]
     hostile: list[int] = field(default_factory=list)  # New World cards on the hostile side
     gone: list[int] = field(default_factory=list)  # biome cards that left the game (migration)
+    husbands: list[dict[int, int]] = field(
+        default_factory=list
+    )  # seat -> {foreign daughter: husbands} (line 61)
     # flow
     generation: int = 1
     phase: int = EVENT

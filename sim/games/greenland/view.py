@@ -34,6 +34,7 @@ class GreenlandView(NamedTuple):
     elders: tuple[tuple[int, ...], ...]
     hunters: tuple[dict[int, int], ...]
     colonists: tuple[dict[int, int], ...]
+    husbands: tuple[dict[int, int], ...]
     placed: dict[int, int]  # own tribesmen sent this generation (transport)
     valhalla: tuple[int, ...]
     energy: tuple[int, ...]
@@ -71,6 +72,7 @@ def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandV
         elders=tuple(tuple(e) for e in state.elders),
         hunters=tuple(dict(h) for h in state.hunters),
         colonists=tuple(dict(c) for c in state.colonists),
+        husbands=tuple(dict(h) for h in state.husbands),
         placed=dict(state.placed[seat]),
         valhalla=tuple(state.valhalla),
         energy=tuple(state.energy),
