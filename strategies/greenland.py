@@ -60,6 +60,9 @@ class GreenlandBase(Strategy):
         "stand": (float, 1.0),
     }
 
+    _ew_for: Any = None
+    _ew: float = 0.0
+
     # ------------------------------------------------------------------ helpers
     def gens_left(self, v: GreenlandView) -> int:
         return v.events_left + 1
@@ -102,8 +105,12 @@ class GreenlandBase(Strategy):
         return -(-pop // per)
 
     def energy_w(self, v: GreenlandView) -> float:
-        short = self.upkeep_due(v) - v.energy[v.seat]
-        return max(self.energy, 0.9 * self.life) if short > 0 else self.energy
+        """Energy's worth now: a life when the fuel upkeep is short (cached per decision)."""
+        if self._ew_for is not v:
+            short = self.upkeep_due(v) - v.energy[v.seat]
+            self._ew = max(self.energy, 0.9 * self.life) if short > 0 else self.energy
+            self._ew_for = v
+        return self._ew
 
     def mono_points(self, v: GreenlandView) -> int:
         s = v.seat

@@ -220,6 +220,28 @@ def can_send(
     return transport_used(state, data, seat, placed) <= mariners(state, data, seat)
 
 
+def sender(state: GreenlandState, data: GreenlandData, seat: int) -> Any:
+    """``can_send`` for one more tribesman, with the tribe's transport worked out once (options)."""
+    placed = state.placed[seat]
+    cap = int(data.setup["mariner_capacity"])
+    spare = mariners(state, data, seat) - transport_used(state, data, seat, placed)
+    my_home = home(state, data, seat)
+    sled = bool(has(state, data, seat, "sled"))
+    biomes = data.biomes
+
+    def ok(card: int) -> bool:
+        if card >= TPLACE:
+            other = owner(state, card - TPLACE)
+            if other < 0 or home(state, data, other) == my_home or sled:
+                return True
+        elif not biomes[card].new_world and (biomes[card].row == my_home or sled):
+            return True
+        k = placed.get(card, 0)
+        return -(-(k + 1) // cap) - -(-k // cap) <= spare
+
+    return ok
+
+
 def to_valhalla(state: GreenlandState, seat: int, k: int) -> None:
     state.valhalla[seat] += k
 
@@ -866,28 +888,29 @@ def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> lis
     """Lines 42-55: Hunters on biomes, colonists in the New World, promotion to elder, the Alpha."""
     out: list[Option] = []
     cards = visible(state)
+    ok = sender(state, data, seat)
     if state.pool[seat] > 0:
         for c in cards:
-            if can_send(state, data, seat, c):
+            if ok(c):
                 out.append(Option("hunt", c))
         if state.energy[seat] >= int(data.setup["promotion_energy"]):
             out += [Option("promote", r) for r in range(N_RANKS)]
         if state.rules.get("advanced", True):
-            out += raid_options(state, data, seat)
+            out += raid_options(state, data, seat, ok)
     if state.alpha[seat] == ALPHA_POOL:
         for c in cards:
-            if not data.biomes[c].new_world and can_send(state, data, seat, c):
+            if not data.biomes[c].new_world and ok(c):
                 out.append(Option("alpha", c))
     out.append(DONE)
     return out
 
 
-def raid_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
+def raid_options(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[Option]:
     """Line 52: a Raider on an opponent's Livestock or (unmarried) Daughter card needs a War Chief (rank 4);
     line 53: Guards on one's own Daughters and Livestock, or daughters one is married to."""
     out = []
     war_chief = state.elders[seat][WAR_CHIEF] > 0
-    married = {c for h in state.husbands for c in h}
+    married = {c for h in state.husbands for c in h} if war_chief else set()
     for other in range(state.n_players):
         for c in state.tableau[other]:
             kind = data.tcards[c].kind
@@ -896,7 +919,7 @@ def raid_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[
             place = TPLACE + c
             if other == seat or state.husbands[seat].get(c, 0):
                 out.append(Option("guard", place))
-            elif war_chief and state.alive[other] and c not in married and can_send(state, data, seat, place):
+            elif war_chief and state.alive[other] and c not in married and ok(place):
                 out.append(Option("raid", place))
     return out
 
