@@ -21,7 +21,7 @@ from math import comb
 from typing import Any
 
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, POLY, TPLACE, Option
+from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, MARRY, POLY, TPLACE, Option
 from sim.games.greenland.view import GreenlandView
 from strategies.base import Strategy
 
@@ -203,12 +203,13 @@ class GreenlandBase(Strategy):
         if kind == "roll":
             return self.hunt_roll(v, options)
         if kind in ("stay", "withdraw"):
-            card = options[0][1]
-            mine = self.my_on(v, card) + (v.alpha[v.seat] == card)
-            theirs = max(
-                v.hunters[s].get(card, 0) + (v.alpha[s] == card) for s in range(v.n_players) if s != v.seat
+            return self.negotiate(v, options)
+        if kind in ("accept", "refuse"):
+            return (
+                options[0]
+                if self.offer_value(v, options[0][3]) >= self.stay_value(v, options[0][1])
+                else options[1]
             )
-            return options[0] if mine * self.stand >= theirs else options[1]
         if kind == "attack":
             return max(options, key=lambda o: (v.hunters[o[2]].get(o[1], 0), -o[2]))
         if kind == "defend":
@@ -225,6 +226,44 @@ class GreenlandBase(Strategy):
             if val > best_v + 1e-9:
                 best, best_v = o, val
         return best
+
+    def strength(self, v: GreenlandView, seat: int, card: int) -> int:
+        return v.hunters[seat].get(card, 0) + (v.alpha[seat] == card)
+
+    def offer_value(self, v: GreenlandView, offer: int) -> float:
+        """What a bribe is worth to the tribe it is offered to (line 59)."""
+        if offer >= MARRY:  # a bride: a Husband for good, and her children (ruling G23)
+            t = v.data.tcards[offer - MARRY]
+            return t.babies * self.life * 0.9 * min(4, self.gens_left(v)) / 2 - 0.5 * self.life
+        worth = (self.energy_w(v), self.ivory, self.iron)[offer // 10]
+        return worth * (offer % 10)
+
+    def stay_value(self, v: GreenlandView, card: int) -> float:
+        """Staying on a contested card: the hunt, less the attacks of stronger tribes."""
+        mine = self.strength(v, v.seat, card)
+        theirs = max(self.strength(v, s, card) for s in range(v.n_players) if s != v.seat)
+        if card >= TPLACE:
+            base = 0.5 * self.life
+        else:
+            base = max(0.0, self.hunt_value(v, card, self.my_on(v, card), v.alpha[v.seat] == card))
+        return base - theirs / 3 * self.life * (1.0 if theirs > mine else 0.5)
+
+    def negotiate(self, v: GreenlandView, options: Sequence[Any]) -> Any:
+        """Stay when strong enough, buy the strongest rival off when the card is worth it, else withdraw."""
+        card = options[0][1]
+        mine = self.strength(v, v.seat, card)
+        rivals = [s for s in range(v.n_players) if s != v.seat and self.strength(v, s, card)]
+        theirs = max(self.strength(v, s, card) for s in rivals)
+        if mine * self.stand < theirs:
+            return options[1]
+        worth = self.stay_value(v, card) + theirs / 3 * self.life
+        bribes = [o for o in options[2:] if o[2] == max(rivals, key=lambda s: self.strength(v, s, card))]
+        if bribes and worth > 0:
+            cheapest = min(bribes, key=lambda o: self.offer_value(v, o[3]))
+            cost = self.offer_value(v, cheapest[3])
+            if cost < 0.5 * worth and cheapest[3] < MARRY:
+                return cheapest
+        return options[0]
 
     def raid_value(self, v: GreenlandView, o: Option) -> float:
         """A Raider: the chance its die (line 70) adds to the raid, times the card's worth; a Guard: only

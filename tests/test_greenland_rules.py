@@ -19,6 +19,7 @@ from sim.games.greenland.state import (
     DOMESTIC,
     ELDER,
     HUNT,
+    MARRY,
     MONO,
     NEGOTIATE,
     POLY,
@@ -691,3 +692,55 @@ def test_livestock_raid_takes_the_animal():
     bloody = next(f for f in t.raid_bloody if f not in t.raid_hits)
     state.rng = Dice(bloody)
     assert not rules.resolve_hunt(state, DATA, norse, TPLACE + pig, 0).success and pig in state.tableau[sami]
+
+
+def test_bribes_and_marriage_offers_on_a_contested_card():
+    """Line 59 'You can ask them to leave peacefully ... You can trade discs ... as well as offer daughters
+    for marriage'; line 61 'If agreed upon during negotiations ... you can convert one of the Raiders into a
+    Husband' (ruling G23: the bribed tribe's tribesman becomes the Husband)."""
+    state = game_with(("thule", "tunit"))
+    thule, tunit = seat_of(state, "thule"), seat_of(state, "tunit")
+    card = card_in(state, NORTH)
+    state.hunters[thule], state.hunters[tunit] = {card: 2}, {card: 3}
+    state.iron = [0, 0]
+    state.iron[thule] = 1  # Thule negotiates first (line 32)
+    state.energy[thule], state.energy[tunit] = 2, 0
+    state.order = [thule, tunit]
+    rules.enter(state, DATA, NEGOTIATE)
+    assert GAME.to_move(state) == (thule,)
+    opts = GAME.legal_options(state, thule)
+    assert Option("bribe", card, tunit, 2) in opts  # 2 energy
+    daughter = DATA.tribes[TRIBES.index("thule")].daughters[0]
+    assert Option("bribe", card, tunit, MARRY + daughter) in opts
+    GAME.apply(state, {thule: Option("bribe", card, tunit, 2)})
+    assert GAME.to_move(state) == (tunit,)
+    assert GAME.legal_options(state, tunit) == [Option("accept", card, -1, 2), Option("refuse", card, -1, 2)]
+    pool = state.pool[tunit]
+    GAME.apply(state, {tunit: Option("accept", card, -1, 2)})
+    assert state.energy[thule] == 0 and state.energy[tunit] == 2
+    assert card not in state.hunters[tunit] and state.pool[tunit] == pool + 3
+    assert state.hunters[thule][card] == 2 and state.phase != NEGOTIATE  # nobody left to fight
+    # a marriage: one of the bribed tribe's tribesmen becomes her Husband, the others go home
+    state = game_with(("thule", "tunit"))
+    state.hunters[thule], state.hunters[tunit] = {card: 2}, {card: 3}
+    state.iron = [0, 0]
+    state.iron[thule] = 1
+    state.order = [thule, tunit]
+    rules.enter(state, DATA, NEGOTIATE)
+    GAME.apply(state, {thule: Option("bribe", card, tunit, MARRY + daughter)})
+    GAME.apply(state, {tunit: Option("accept", card, -1, MARRY + daughter)})
+    assert state.husbands[tunit] == {daughter: 1} and card not in state.hunters[tunit]
+    # refused: the briber stays, and everyone on the card must attack (line 32)
+    state = game_with(("thule", "tunit"))
+    state.hunters[thule], state.hunters[tunit] = {card: 2}, {card: 3}
+    state.iron = [0, 0]
+    state.iron[thule], state.ivory[thule] = 1, 1
+    state.order = [thule, tunit]
+    rules.enter(state, DATA, NEGOTIATE)
+    GAME.apply(state, {thule: Option("bribe", card, tunit, 11)})
+    GAME.apply(state, {tunit: Option("refuse", card, -1, 11)})
+    assert state.ivory[thule] == 1 and GAME.to_move(state) == (tunit,)
+    assert {o.kind for o in GAME.legal_options(state, tunit)} == {"stay", "withdraw", "bribe"}
+    GAME.apply(state, {tunit: Option("stay", card)})
+    assert GAME.legal_options(state, tunit)[0].kind == "defend"  # Thule (more iron) attacks first
+    assert not [o for o in rules.options(new(2, 3, bribes=False), DATA, 0, check=False) if o.kind == "bribe"]

@@ -47,6 +47,14 @@ RULE_SWITCHES = (
         "a generation; per_rank = one action per filled rank, however many elders it holds.",
     ),
     RuleSwitch(
+        name="bribes",
+        default=True,
+        choices=(True, False),
+        doc="G23: line 59 'You can trade discs ... as well as offer daughters for marriage'. true = on a "
+        "contested card a tribe may ask another to leave for 1-2 discs or a daughter in marriage (its "
+        "tribesman becomes her Husband, line 61); false = only stay or withdraw.",
+    ),
+    RuleSwitch(
         name="upkeep",
         default="fuel",
         choices=("fuel", "none"),

@@ -25,6 +25,7 @@ from sim.games.greenland.state import (
     ELDER,
     EVENT,
     HUNT,
+    MARRY,
     MONO,
     NEGOTIATE,
     OVER,
@@ -709,7 +710,7 @@ def contested(state: GreenlandState, data: GreenlandData) -> list[int]:
 
 def next_contest(state: GreenlandState, data: GreenlandData) -> None:
     """Line 32: on each contested card, in iron order, every tribe stays or withdraws; then attacks."""
-    state.target = state.attacker = -1
+    state.target = state.attacker = state.bribe = -1
     while True:
         if state.queue:
             card = state.contests[state.contest]
@@ -859,6 +860,8 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
         return sunstone_options(state, data, seat)
     if phase == NEGOTIATE:
         card = state.contests[state.contest]
+        if state.bribe >= 0:  # line 59: the tribe asked to leave answers
+            return [Option("accept", card, -1, state.bribe), Option("refuse", card, -1, state.bribe)]
         if state.target >= 0:
             iron = (
                 [Option("defend", card, 1, state.attacker)]
@@ -867,7 +870,7 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
             )
             return [Option("defend", card, 0, state.attacker), *iron]
         if state.stage == 0:
-            return [Option("stay", card), Option("withdraw", card)]
+            return [Option("stay", card), Option("withdraw", card), *bribe_options(state, data, seat, card)]
         return [Option("attack", card, t) for t in state.order if t != seat and present(state, t, card)]
     if phase == HUNT:
         card = state.hunts[state.idx][0]
@@ -1116,7 +1119,62 @@ def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
     elif o.kind == "defend":
         resolve_attack(state, data, state.attacker, seat, card, bool(o.b))
         state.queue.pop(0)
+    elif o.kind == "bribe":
+        state.attacker, state.target, state.bribe = seat, o.b, o.c
+        return
+    elif o.kind in ("accept", "refuse"):
+        briber = state.attacker
+        state.bribe = -1
+        if o.kind == "accept":
+            accept_bribe(state, data, briber, seat, card, o.c)
+        if state.queue and state.queue[0] == briber:
+            state.queue.pop(0)  # the briber's own turn on this card is over: it stays
     next_contest(state, data)
+
+
+DISCS = ("energy", "ivory", "iron")
+
+
+def bribe_options(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> list[Option]:
+    """Line 59: ask a tribe on the card to leave peacefully for 1 or 2 discs, or a daughter in marriage
+    (line 61 Exogamy 'if agreed upon during negotiations'; ruling G23)."""
+    if not state.rules.get("bribes", True):
+        return []
+    married = {c for h in state.husbands for c in h}
+    daughters = [c for c in state.tableau[seat] if data.tcards[c].kind == "daughter" and c not in married]
+    out = []
+    for t in state.order:
+        if t == seat or not present(state, t, card):
+            continue
+        for d, name in enumerate(DISCS):
+            have = getattr(state, name)[seat]
+            out += [Option("bribe", card, t, 10 * d + k) for k in (1, 2) if have >= k]
+        if state.hunters[t].get(card, 0):  # a Husband must be an ordinary tribesman
+            out += [Option("bribe", card, t, MARRY + c) for c in daughters]
+    return out
+
+
+def accept_bribe(
+    state: GreenlandState, data: GreenlandData, briber: int, target: int, card: int, offer: int
+) -> None:
+    """The target takes the discs (or the bride: one of its tribesmen on the card becomes her Husband) and
+    all its tribesmen leave the card."""
+    if offer >= MARRY:
+        state.hunters[target][card] -= 1
+        if not state.hunters[target][card]:
+            del state.hunters[target][card]
+        tcard = offer - MARRY
+        state.husbands[target][tcard] = state.husbands[target].get(tcard, 0) + 1
+    else:
+        name, k = DISCS[offer // 10], offer % 10
+        getattr(state, name)[briber] -= k
+        getattr(state, name)[target] += k
+    return_hunters(state, target, card)
+    state.placed[target].pop(card, None)
+    state.stats["bribes"][briber] += 1
+    state.stats["bribes_taken"][target] += 1
+    if target in state.queue:
+        state.queue.remove(target)
 
 
 def resolve_attack(

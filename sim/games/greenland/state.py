@@ -13,6 +13,8 @@ PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic",
 POLY, MONO = 0, 1
 #: a tableau card as a place for Guards and Raiders: TPLACE + its id (biome cards are the ids below)
 TPLACE = 1000
+#: a marriage offer in a bribe: MARRY + the daughter card
+MARRY = 100
 ALPHA_POOL, ALPHA_DEAD = -1, -2
 
 STATS = (
@@ -34,6 +36,8 @@ STATS = (
     "raids",
     "raids_won",
     "guards",
+    "bribes",
+    "bribes_taken",
     "generation_died",
 )
 
@@ -49,6 +53,8 @@ class Option(NamedTuple):
     roll: a = card, b = flags (1 use the Alpha's automatic hit, 2 spend iron to cancel casualties).
     bid: a = ivory bid.  breed: a = tableau card, c = rank of the elder spent (-1 none).
     pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
+    bribe: a = contested card, b = the tribe asked to leave, c = the offer: 10 * disc + amount (disc 0 energy,
+    1 ivory, 2 iron) or MARRY + one's own unmarried daughter card.  accept / refuse: a = card, c = the offer.
     convert: flip the placard to monotheism.  animal: a = the starting farm animal card (set-up, line 13).
     """
 
@@ -128,6 +134,7 @@ class GreenlandState:
     queue: list[int] = field(default_factory=list)  # seats still to decide on this card, in iron order
     target: int = -1  # attacked seat awaiting its defend decision
     attacker: int = -1
+    bribe: int = -1  # the offer awaiting the target's answer (Option.c of a bribe), -1 none
     hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat) in hunt order (line 33)
     won: list[int] = field(default_factory=list)  # cards successfully hunted this generation
     used: list[list[int]] = field(default_factory=list)  # elder actions used per seat and rank
