@@ -1,9 +1,10 @@
 """Load and check Greenland's component data: one TOML file per kind the rulebook text lacks.
 
 The packaged data is the folder ``data/`` (setup, dice, hunt, elders, events, inventions, biomes,
-scoring). ``--data`` may name a copy of that folder, or one TOML file holding every kind's tables
-(the eight files concatenated). Every value is marked ``source = "printed"`` with ``ref`` or
-``source = "reconstructed"`` with ``reason``; ``GreenlandData.reconstructed`` lists the latter.
+scoring). ``skald run --data FILE`` takes one TOML file holding every kind's tables (the eight files
+concatenated, in any order); ``load`` also reads a folder laid out like ``data/``. Every value is marked
+``source = "printed"`` with ``ref`` or ``source = "reconstructed"`` with ``reason``;
+``GreenlandData.reconstructed`` lists the latter.
 """
 
 from __future__ import annotations
