@@ -99,7 +99,8 @@ def play_game(
     """Play one game from its game seed with ``strategies[seat]`` in each seat.
 
     Every mover of a decision point chooses from a view and options taken before any
-    choice is applied; one decision point with k movers counts as k decisions.  The game
+    choice is applied (a strategy whose ``reads_view`` is False gets ``None`` for the view);
+    one decision point with k movers counts as k decisions.  The game
     stops (truncated) once ``max_decisions`` decisions were made (checked between decision
     points, so k simultaneous movers may pass the cap by up to k - 1).  With ``turns`` given,
     one row per decision is appended to it (``turns.tag`` is left to the caller).
@@ -111,6 +112,7 @@ def play_game(
     seq, rngs = streams(seed, n_players)
     state = game.new_state(n_players, rules, data, state_seed(seq))
     players = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
+    reads_view = [getattr(player, "reads_view", True) for player in players]
     is_terminal, to_move, legal_options, view, apply = (
         game.is_terminal,
         game.to_move,
@@ -134,7 +136,8 @@ def play_game(
             raise RuntimeError(f"{game.name}: no seat to move in a game that is not over (game seed {seed})")
         choices: dict[int, Any] = {}
         for seat in movers:
-            seen, options = view(state, seat), legal_options(state, seat)
+            seen = view(state, seat) if reads_view[seat] else None
+            options = legal_options(state, seat)
             try:
                 choices[seat] = players[seat].choose(seen, options)
             except Exception as exc:

@@ -13,6 +13,7 @@ class RandomStrategy(Strategy):
 
     name = "random"
     games = ("*",)
+    reads_view = False  # uniform over the options: the view is never needed
 
     def choose(self, view: Any, options: Sequence[Any]) -> Any:
         return options[int(self.rng.integers(len(options)))]

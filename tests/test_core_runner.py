@@ -54,6 +54,20 @@ def test_simultaneous_movers_choose_from_views_taken_before_apply() -> None:
         assert all(view.hand == options and len(options) == 4 - r for _, view, options in point)
 
 
+def test_a_strategy_that_reads_no_view_gets_none_and_the_same_game() -> None:
+    """``reads_view = False`` (the random strategy) skips building the view, and nothing else changes."""
+    Recorder.SEEN.clear()
+    rec, blind = "tests.toy_game:Recorder", "tests.toy_game:BlindRecorder"
+    seeing = play_game(GAME, 3, RULES, GAME.load_data(None), 5, specs(rec, rec, rec), 100)
+    seen = list(Recorder.SEEN)
+    Recorder.SEEN.clear()
+    blinded = play_game(GAME, 3, RULES, GAME.load_data(None), 5, specs(rec, blind, rec), 100)
+    assert [view is None for seat, view, _ in Recorder.SEEN] == [seat == 1 for seat, _, _ in seen]
+    assert [(s, o) for s, _, o in Recorder.SEEN] == [(s, o) for s, _, o in seen]
+    assert blinded.result.scores == seeing.result.scores
+    assert parse_spec("random", GAME.name).make(0, None).reads_view is False
+
+
 def test_illegal_choice_names_strategy_seat_seed_and_turn() -> None:
     with pytest.raises(PlayError) as info:
         play_game(

@@ -192,6 +192,13 @@ class Recorder(Strategy):
         return min(options)
 
 
+class BlindRecorder(Recorder):
+    """A ``Recorder`` that declares it never reads its view (``reads_view = False``)."""
+
+    name = "blind-recorder"
+    reads_view = False
+
+
 HIGH = "tests.toy_game:HighBidder"
 
 

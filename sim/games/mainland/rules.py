@@ -88,13 +88,15 @@ def _start_options(replaceable: int) -> np.ndarray:
     (line 143; offered even with one token, line 241)."""
     rows = [(KEEP, 0, 0, 0, 0)] + [(REPLACE, i, 0, 0, 0) for i in range(replaceable)]
     rows.append((GATHER, 0, 0, 0, 0))
-    return np.array(rows, dtype=np.int16)
+    table = np.array(rows, dtype=np.int16)
+    table.flags.writeable = False  # shared by every call: handed out as it is, read-only
+    return table
 
 
 def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
     """The seat's options now, as int16 rows (kind, hand_index, rotation, row, col)."""
     if state.phase == START:
-        return _start_options(len(state.hands[seat]) if state.decks[seat] else 0).copy()
+        return _start_options(len(state.hands[seat]) if state.decks[seat] else 0)
     camp = state.phase == CAMP
     cards = np.array([data.camp_card] if camp else state.hands[seat], dtype=np.int64)
     rows = kernels.placement_options(
