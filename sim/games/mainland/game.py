@@ -71,7 +71,7 @@ class Mainland:
             rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
 
     def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        kind, index, rot, r, c = option[:5].tolist()
+        kind, index, rot, r, c = (option.tolist() if isinstance(option, np.ndarray) else list(option))[:5]
         name = KINDS[kind]
         if name == "camp":
             card = state.data.camp_card  # type: ignore[attr-defined]
@@ -84,7 +84,7 @@ class Mainland:
         return name, (state.round, index, card, rot, r, c)
 
     def scores(self, state: MainlandState) -> list[float]:
-        return state.scores[:, 0].tolist()
+        return state.totals  # kept beside ``state.scores`` by ``rules.set_scores``
 
     def is_terminal(self, state: MainlandState) -> bool:
         return state.phase == OVER

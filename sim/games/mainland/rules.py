@@ -71,6 +71,7 @@ def set_scores(state: MainlandState, scores: np.ndarray) -> None:
     """Store a fresh ``kernels.score_board`` result, read-only: views hand it out as it is."""
     scores.flags.writeable = False
     state.scores = scores
+    state.totals = scores[:, 0].tolist()
 
 
 def placements(state: MainlandState, data: MainlandData, seat: int, cards: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ class MainlandState:
     phase: int = CAMP
     round: int = 0  # 0 while camps are placed, then 1, 2, ...
     scores: np.ndarray | None = None  # (n_players, 4) cache from kernels.score_board
+    totals: list[float] = field(default_factory=list)  # scores[:, 0] as a list (for the records)
     stats: dict[str, list[int]] = field(default_factory=dict)  # placements/passes/... per seat
     #: read-only views of items/owner/counts handed to strategies (made once, see view.py)
     public_arrays: tuple[np.ndarray, ...] | None = None
