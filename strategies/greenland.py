@@ -202,6 +202,13 @@ class GreenlandBase(Strategy):
             return options[min(want, len(options) - 1)]
         if kind == "roll":
             return self.hunt_roll(v, options)
+        if kind in ("reroll", "keep"):
+            return self.reroll(v, options)
+        if kind == "casualty":  # spare one's own Alpha; a War Party's attacker takes the victim's
+            mine = v.alpha[v.seat] == options[0][1]
+            return next(o for o in options if o[2] == (0 if mine else 1))
+        if kind == "pick":
+            return max(options, key=lambda o: (self.my_on(v, o[1]) + (v.alpha[v.seat] == o[1]), -o[1]))
         if kind in ("stay", "withdraw"):
             return self.negotiate(v, options)
         if kind in ("accept", "refuse"):
@@ -301,6 +308,19 @@ class GreenlandBase(Strategy):
         use_iron = (alpha | 2) in flags and deaths * self.life * self.iron_hunt > self.iron * 2
         want = alpha | (2 if use_iron else 0)
         return next(o for o in options if o[2] == want)
+
+    def reroll(self, v: GreenlandView, options: Sequence[Any]) -> Any:
+        """Line 71: re-roll a die that would kill (unless iron was spent), else a miss while the hunt is
+        short of its threshold, else keep the dice."""
+        card = options[0][1]
+        hits, bloody, need, _ = self.faces(v, card)
+        have = sum(d in hits for d in v.dice) + (v.roll_flags & 1 and v.alpha[v.seat] == card)
+        face = -1
+        if not v.roll_flags & 2:
+            face = next((d for d in v.dice if d in bloody), -1)
+        if face < 0 and have < need:
+            face = next((d for d in v.dice if d not in hits), -1)
+        return next((o for o in options if o[0] == "reroll" and o[2] == face), options[-1])
 
     def late(self, v: GreenlandView, options: Sequence[Any]) -> Any:
         """Phases H and I: breed, pacify, elder actions, conversion."""

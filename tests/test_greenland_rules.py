@@ -324,23 +324,126 @@ def test_threshold_bloody_faces_and_attrition_before_rewards():
     assert not rules.resolve_hunt(state, DATA, 0, need1, 0).success
 
 
-def test_rerolls_and_modifiers():
-    """Line 71 're-rolls of the indicated number for all hunt rolls in that biome type'; line 72 'dice
-    showing the indicated number optionally become [hits]'."""
-    state = new(2, 13)
-    state.tableau[0] = []
-    state.elders[0] = [0] * 6
+def at_hunt(state, card, seat):
+    """Phase G with ``seat`` about to roll on ``card``."""
+    state.phase, state.hunts, state.idx, state.left_cards = HUNT, [(card, seat)], 0, []
+    state.order = [seat] + [s for s in range(state.n_players) if s != seat]
+    state.lead = state.order[0]
+    return state
+
+
+def test_rerolls_are_the_players_decisions():
+    """Line 71 'you are entitled to re-rolls of the indicated number for all hunt rolls in that biome type'
+    (ruling G9: which die to roll again, or none, is the player's decision; one option per face shown)."""
+    state = plain(new(2, 13))
     sea = biome_where(state, rules.home(state, DATA, 0), lambda b: b.type == "sea" and b.bloody)
-    b = DATA.biomes[sea]
+    bloody = max(DATA.biomes[sea].bloody)
     state.hunters[0] = {sea: 1}
-    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(max(b.bloody))).killed == 1
+    at_hunt(state, sea, 0)
+    state.rng = Dice(bloody)
+    GAME.apply(state, {0: Option("roll", sea, 0)})
+    assert state.phase != HUNT or sea not in state.hunters[0]  # no re-roll: settled at once, one dies
+    assert state.stats["hunters_killed"][0] == 1
+    state = plain(new(2, 13))
     state.elders[0][1] = 1  # a Shaman: one sea re-roll (elders.toml)
-    roll = rules.roll_hunt(state, DATA, 0, sea, 0, Dice(max(b.bloody), 1))
-    assert roll.rerolled == (1,) and roll.killed == 0 and roll.hits == 1  # the killing die is re-rolled
+    state.hunters[0] = {sea: 3}
+    at_hunt(state, sea, 0)
+    state.rng = Dice(bloody, 4, bloody, 1)
+    GAME.apply(state, {0: Option("roll", sea, 0)})
+    faces = sorted({bloody, 4})
+    assert GAME.legal_options(state, 0) == [*(Option("reroll", sea, f) for f in faces), Option("keep", sea)]
+    kind, fields = GAME.record(state, 0, Option("reroll", sea, bloody))
+    assert fields[7] == 1 and fields[8:11] != (-1, -1, -1)  # the last re-roll logs its die and the tally
+    GAME.apply(state, {0: Option("reroll", sea, bloody)})
+    assert state.stats["hunters_killed"][0] == 1 and not state.dice  # 1, 4 and one killing die
+    # keeping the dice: both killing dice stand
+    state = plain(new(2, 13))
+    state.elders[0][1] = 1
+    state.hunters[0] = {sea: 3}
+    at_hunt(state, sea, 0)
+    state.rng = Dice(bloody, 4, bloody)
+    GAME.apply(state, {0: Option("roll", sea, 0)})
+    GAME.apply(state, {0: Option("keep", sea)})
+    assert state.stats["hunters_killed"][0] == 2
+
+
+def test_modifiers():
+    """Line 72 'dice showing the indicated number optionally become [hits]' (a hit never hurts: always
+    taken, ruling G9)."""
+    state = plain(new(2, 13))
+    sea = biome_where(state, rules.home(state, DATA, 0), lambda b: b.type == "sea" and b.bloody)
+    state.hunters[0] = {sea: 1}
     harpoon = next(c.id for c in DATA.tcards if ("sea", 3) in c.modifiers)
+    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(3)).hits == 0
     state.tableau[0].append(harpoon)
-    state.elders[0][1] = 0
     assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(3)).hits == 1
+
+
+def test_casualties_are_the_victims_choice():
+    """Line 62 'each will kill one tribesman of the victim's choice'; line 25 'The bloody die icons show
+    which die rolls kill Hunters' (ruling G10: the Alpha is the one tribesman who differs, so the choice is
+    whether it is among the dead, offered only when some but not all die)."""
+    state = plain(new(2, 17))
+    card = biome_where(state, rules.home(state, DATA, 0), lambda b: b.bloody)
+    f = max(DATA.biomes[card].bloody)
+    for alpha_dies in (0, 1):
+        state = plain(new(2, 17))
+        state.hunters[0], state.alpha[0], state.iron[0] = {card: 1}, card, 0
+        at_hunt(state, card, 0)
+        state.rng = Dice(f, 3)
+        GAME.apply(state, {0: Option("roll", card, 0)})
+        assert GAME.to_move(state) == (0,)
+        assert GAME.legal_options(state, 0) == [Option("casualty", card, 0), Option("casualty", card, 1)]
+        GAME.apply(state, {0: Option("casualty", card, alpha_dies)})
+        assert (state.alpha[0] == ALPHA_DEAD) == bool(alpha_dies)
+        assert state.stats["hunters_killed"][0] == 1
+    # every tribesman dies: nothing to choose
+    state = plain(new(2, 17))
+    state.hunters[0], state.alpha[0], state.iron[0] = {card: 1}, card, 0
+    at_hunt(state, card, 0)
+    state.rng = Dice(f, f)
+    GAME.apply(state, {0: Option("roll", card, 0)})
+    assert state.alpha[0] == ALPHA_DEAD and card not in state.hunters[0]
+    # an attack: the victim chooses
+    state = new(2, 29)
+    north = card_in(state, 0)
+    state.hunters[0], state.hunters[1] = {north: 2}, {north: 1}
+    state.alpha[0] = north
+    state.iron, state.order = [0, 1], [0, 1]
+    rules.enter(state, DATA, NEGOTIATE)
+    GAME.apply(state, {1: Option("stay", north)})
+    GAME.apply(state, {0: Option("stay", north)})
+    state.rng = Dice(1)
+    GAME.apply(state, {0: Option("defend", north, 0, 1)})
+    assert GAME.to_move(state) == (0,) and GAME.legal_options(state, 0)[0] == Option("casualty", north, 0)
+    GAME.apply(state, {0: Option("casualty", north, 0)})
+    assert state.alpha[0] == north and state.hunters[0][north] == 1 and state.stats["kills_inflicted"][1] == 1
+
+
+def test_first_player_orders_the_hunts_most_iron_orders_the_negotiations():
+    """Line 33 'The first player decides which card is hunted first, second, etc.'; line 32 'The player with
+    the most iron (black discs) determines the order of negotiations between cards containing tribesmen from
+    different players' (ruling G8: a ``pick`` decision whenever two or more cards are left)."""
+    state = new(2, 31)
+    a, b = card_in(state, 0), card_in(state, 1)
+    for s in (0, 1):
+        state.hunters[s], state.colonists[s] = {}, {}
+    state.hunters[0], state.hunters[1] = {a: 1}, {b: 1}
+    state.order = [1, 0]
+    rules.enter(state, DATA, HUNT)
+    assert GAME.to_move(state) == (1,)
+    assert sorted(GAME.legal_options(state, 1)) == sorted([Option("pick", a), Option("pick", b)])
+    GAME.apply(state, {1: Option("pick", a)})
+    assert GAME.to_move(state) == (0,) and GAME.legal_options(state, 0)[0] == Option("roll", a, 0)
+    state = new(2, 31)
+    a, b = card_in(state, 0), [c for c in state.warm[0] if not DATA.biomes[c].new_world][1]
+    state.hunters[0], state.hunters[1] = {a: 1, b: 1}, {a: 1, b: 1}
+    state.iron, state.order = [0, 2], [0, 1]
+    rules.enter(state, DATA, NEGOTIATE)
+    assert GAME.to_move(state) == (1,)  # most iron
+    assert sorted(GAME.legal_options(state, 1)) == sorted([Option("pick", a), Option("pick", b)])
+    GAME.apply(state, {1: Option("pick", b)})
+    assert state.contest == b and GAME.legal_options(state, 1)[0] == Option("stay", b)
 
 
 def test_iron_rule_cancels_casualties():
@@ -580,6 +683,7 @@ def test_record_logs_the_dice_that_apply_rolls():
     seen = 0
     for seed in range(53, 56):
         state = new(4, seed)
+        logged = [0] * 4
         while not GAME.is_terminal(state):
             movers = GAME.to_move(state)
             choices = {}
@@ -587,17 +691,20 @@ def test_record_logs_the_dice_that_apply_rolls():
                 opts = GAME.legal_options(state, s)
                 choices[s] = opts[int(rng.integers(len(opts)))]
             records = {s: GAME.record(state, s, o) for s, o in choices.items()}
-            killed_before = list(state.stats["hunters_killed"])
             GAME.apply(state, choices)
             for s, (kind, fields) in records.items():
-                if kind != "roll":
+                if kind not in ("roll", "reroll", "keep"):
                     assert fields[5:11] == (-1,) * 6 or kind == "defend"
                     continue
-                seen += 1
-                n, packed, killed = fields[5], fields[6], fields[9]
+                seen += kind == "roll"
+                n, packed, again, killed = fields[5], fields[6], fields[7], fields[9]
                 digits = str(packed) if packed >= 0 else ""
-                assert len(digits) == n and set(digits) <= set("123456")
-                assert state.stats["hunters_killed"][s] - killed_before[s] == killed
+                if kind == "roll":
+                    assert len(digits) == n and set(digits) <= set("123456")
+                elif kind == "reroll":
+                    assert n == 1 and 1 <= again <= 6
+                logged[s] += max(killed, 0)  # the decision that makes the dice final logs the dead
+        assert logged == state.stats["hunters_killed"]
     assert seen >= 50
 
 

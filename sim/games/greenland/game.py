@@ -139,15 +139,16 @@ class Greenland:
 
     def record(self, state: GreenlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
         """Kind and fields; a hunt or attack decision logs its dice (a copy of the generator rolls them
-        first): dice = how many, roll = the first roll as decimal digits (first die first), reroll = the
-        re-rolls' results likewise, hits, killed, success (1/0); -1 where no die is rolled."""
+        first): dice = how many this decision rolls, roll = a first roll as decimal digits (first die first),
+        reroll = a re-roll's result, and on the decision that makes the dice final (the roll without
+        re-rolls, the last re-roll, keep, defend) hits, killed, success (1/0); -1 where not applicable."""
         o = Option(*option)
         roll = preview(state, state.data, seat, o)  # type: ignore[attr-defined]
         if roll is None:
             dice = (-1, -1, -1, -1, -1, -1)
         else:
             dice = (
-                len(roll.dice),
+                len(roll.dice) + len(roll.rerolled),
                 pack(roll.dice),
                 pack(roll.rerolled),
                 roll.hits,

@@ -302,11 +302,11 @@ def faces(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> t
 
 
 class Roll(NamedTuple):
-    dice: tuple[int, ...]  # first roll, in order
-    rerolled: tuple[int, ...]  # the re-rolls' results, in order
-    hits: int
+    dice: tuple[int, ...]  # the dice this decision rolls, in order
+    rerolled: tuple[int, ...]  # a re-roll's result
+    hits: int  # -1 while the roll is not over (re-rolls to come)
     killed: int
-    success: bool
+    success: int  # 1 / 0; -1 while the roll is not over
 
 
 def pack(dice: tuple[int, ...]) -> int:
@@ -317,37 +317,65 @@ def pack(dice: tuple[int, ...]) -> int:
     return out if dice else -1
 
 
+def dice_count(state: GreenlandState, seat: int, card: int, flags: int) -> int:
+    """Line 68: one die per Hunter (colonists included); the Alpha rolls unless it takes its hit (line 55)."""
+    alpha_here = state.alpha[seat] == card
+    return (
+        state.hunters[seat].get(card, 0)
+        + state.colonists[seat].get(card, 0)
+        + (alpha_here and not flags & ALPHA_FLAG)
+    )
+
+
+def tally(
+    state: GreenlandState,
+    data: GreenlandData,
+    seat: int,
+    card: int,
+    flags: int,
+    dice: list[int] | tuple[int, ...],
+) -> tuple[int, int, bool]:
+    """(hits, casualties, success) of ``dice`` (line 68 threshold; line 25 bloody faces kill whatever the
+    result; line 64 iron cancels all casualties; line 55 the Alpha's automatic hit)."""
+    hit, bloody, need = faces(state, data, seat, card)
+    auto = bool(flags & ALPHA_FLAG) and state.alpha[seat] == card
+    hits = sum(d in hit for d in dice) + auto
+    killed = 0 if flags & IRON_FLAG else min(len(dice), sum(d in bloody for d in dice))
+    return hits, killed, hits >= need
+
+
+def reroll_count(state: GreenlandState, data: GreenlandData, seat: int, card: int, dice: int) -> int:
+    """Line 71: the re-rolls a hunt roll on ``card`` is entitled to (none for a raid or without dice)."""
+    if card >= TPLACE or not dice:
+        return 0
+    return rerolls(state, data, seat, data.biomes[card].type)
+
+
 def roll_hunt(
     state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int, rng: np.random.Generator
 ) -> Roll:
-    """Line 68: one die per Hunter; line 55: the Alpha's automatic hit; line 71: re-rolls (ruling G9);
-    line 64: iron cancels all casualties; line 25: bloody faces kill whatever the result."""
-    hit, bloody, need = faces(state, data, seat, card)
-    alpha_here = state.alpha[seat] == card
-    auto = bool(flags & ALPHA_FLAG) and alpha_here
-    n = state.hunters[seat].get(card, 0) + state.colonists[seat].get(card, 0) + (alpha_here and not auto)
+    """The first roll of a hunt: one die per Hunter (line 68). Re-rolls (line 71) are the player's own
+    decisions (``reroll`` / ``keep``, ruling G9); the roll is over at once when there are none."""
+    n = dice_count(state, seat, card, flags)
     sides = int(data.die["sides"])
-    dice = [int(x) for x in rng.integers(1, sides + 1, size=n)] if n else []
-    first = tuple(dice)
-    iron = bool(flags & IRON_FLAG)
-    again = []
-    left = rerolls(state, data, seat, data.biomes[card].type) if card < TPLACE else 0
-    policy = data.hunt["reroll_policy"]
-    while left > 0:
-        hits = sum(d in hit for d in dice) + auto
-        pick = -1
-        if policy == "bloody_then_misses" and not iron:
-            pick = next((i for i, d in enumerate(dice) if d in bloody), -1)
-        if pick < 0 and hits < need:
-            pick = next((i for i, d in enumerate(dice) if d not in hit), -1)
-        if pick < 0:
-            break
-        dice[pick] = int(rng.integers(1, sides + 1))
-        again.append(dice[pick])
-        left -= 1
-    hits = sum(d in hit for d in dice) + auto
-    killed = 0 if iron else min(n, sum(d in bloody for d in dice))
-    return Roll(first, tuple(again), hits, killed, hits >= need)
+    dice = tuple(int(x) for x in rng.integers(1, sides + 1, size=n)) if n else ()
+    if reroll_count(state, data, seat, card, n):
+        return Roll(dice, (), -1, -1, -1)
+    hits, killed, success = tally(state, data, seat, card, flags, dice)
+    return Roll(dice, (), hits, killed, int(success))
+
+
+def roll_again(
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, face: int, rng: np.random.Generator
+) -> Roll:
+    """Line 71: re-roll one die showing ``face``; the roll is over after the last re-roll."""
+    new = int(rng.integers(1, int(data.die["sides"]) + 1))
+    if state.rerolls > 1:
+        return Roll((), (new,), -1, -1, -1)
+    dice = list(state.dice)
+    dice[dice.index(face)] = new
+    hits, killed, success = tally(state, data, seat, card, state.flags, dice)
+    return Roll((), (new,), hits, killed, int(success))
 
 
 def roll_attack(
@@ -364,9 +392,15 @@ def roll_attack(
     return Roll(dice, (), hits, hits, hits > 0)
 
 
-def lose_hunters(state: GreenlandState, data: GreenlandData, seat: int, card: int, k: int) -> int:
-    """Casualties on a card: Hunters, then colonists, the Alpha last (line 62 victim's choice; ruling G10)."""
+def lose_hunters(
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, k: int, alpha_first: bool = False
+) -> int:
+    """Casualties on a card: Hunters, then colonists, the Alpha last, unless the chooser took the Alpha
+    (line 62 'of the victim's choice'; ruling G10: the Alpha is the only tribesman who differs)."""
     lost = 0
+    if alpha_first and k > 0 and state.alpha[seat] == card:
+        state.alpha[seat] = ALPHA_DEAD
+        lost += 1
     for where in (state.hunters[seat], state.colonists[seat]):
         take = min(k - lost, where.get(card, 0))
         if take:
@@ -379,6 +413,12 @@ def lose_hunters(state: GreenlandState, data: GreenlandData, seat: int, card: in
         state.alpha[seat] = ALPHA_DEAD
         lost += 1
     return lost
+
+
+def alpha_at_stake(state: GreenlandState, seat: int, card: int, k: int, eligible: int) -> bool:
+    """Ruling G10: a casualty decision exists only when it has two outcomes: the Alpha is among the
+    ``eligible`` tribesmen who can die and some but not all of them die."""
+    return state.alpha[seat] == card and 0 < k < eligible
 
 
 def present(state: GreenlandState, seat: int, card: int) -> int:
@@ -441,17 +481,19 @@ def iron_order(state: GreenlandState, seats: list[int]) -> list[int]:
 
 
 def hunt_order(state: GreenlandState, data: GreenlandData) -> list[tuple[int, int]]:
-    """Line 33: cards in row order (ruling G8); on a card the fewest tribesmen roll first, ties in player
-    order."""
+    """Every hunt of the generation, cards in row order (the first player may take them in any order,
+    ``card_hunters``): on a card the fewest tribesmen roll first, ties in player order (line 33)."""
+    return [(card, s) for card in visible(state) + raid_places(state) for s in card_hunters(state, card)]
+
+
+def card_hunters(state: GreenlandState, card: int) -> list[int]:
+    """Line 33: the seats that roll on ``card``, fewest tribesmen first, ties in player order; on a tableau
+    card only Raiders roll (line 70; Guards fought in phase F)."""
     pos = {s: i for i, s in enumerate(state.order)}
-    out = []
-    for card in visible(state) + raid_places(state):
-        seats = [s for s in state.order if present(state, s, card)]
-        if card >= TPLACE:  # line 70: only Raiders roll; Guards fought in phase F
-            seats = [s for s in seats if s != owner(state, card - TPLACE) and not guarding(state, s, card)]
-        for s in sorted(seats, key=lambda s: (present(state, s, card), pos[s])):
-            out.append((card, s))
-    return out
+    seats = [s for s in state.order if present(state, s, card)]
+    if card >= TPLACE:
+        seats = [s for s in seats if s != owner(state, card - TPLACE) and not guarding(state, s, card)]
+    return sorted(seats, key=lambda s: (present(state, s, card), pos[s]))
 
 
 def raid_places(state: GreenlandState) -> list[int]:
@@ -598,11 +640,14 @@ def enter(state: GreenlandState, data: GreenlandData, phase: int) -> None:
         state.contest = -1
         state.stage = 0
         state.queue = []
+        # line 32: the player with the most iron determines the order of negotiations between cards
+        state.lead = iron_order(state, state.order)[0]
         next_contest(state, data)
         return
     if phase == HUNT:
-        state.hunts = hunt_order(state, data)
-        state.idx = 0
+        state.left_cards = [c for c in visible(state) + raid_places(state) if card_hunters(state, c)]
+        state.lead = state.order[0]  # line 33 'The first player decides which card is hunted first'
+        state.hunts, state.idx = [], 0
         next_hunt(state, data)
         return
     advance(state, data)
@@ -671,15 +716,26 @@ def end_generation(state: GreenlandState, data: GreenlandData) -> None:
     start_generation(state, data)
 
 
+def picker(state: GreenlandState) -> int:
+    """The seat that picks the next card (ruling G8); if it has died out, the next living seat in order."""
+    if state.alive[state.lead]:
+        return state.lead
+    return next(s for s in state.order if state.alive[s])
+
+
 def current(state: GreenlandState) -> int:
     if state.phase in (ASSIGN, SUNSTONE, DOMESTIC):
         return state.order[state.idx]
     if state.phase == ELDER:
         return elder_order(state)[state.idx]
+    if state.kills >= 0:
+        return state.killer
     if state.phase == NEGOTIATE:
+        if state.contest < 0:
+            return picker(state)
         return state.target if state.target >= 0 else state.queue[0]
     if state.phase == HUNT:
-        return state.hunts[state.idx][1]
+        return state.hunts[state.idx][1] if state.hunts else picker(state)
     return -1
 
 
@@ -709,11 +765,12 @@ def contested(state: GreenlandState, data: GreenlandData) -> list[int]:
 
 
 def next_contest(state: GreenlandState, data: GreenlandData) -> None:
-    """Line 32: on each contested card, in iron order, every tribe stays or withdraws; then attacks."""
+    """Line 32: the most-iron player picks the next contested card; on it, in iron order, every tribe stays
+    or withdraws (or bargains, line 59); then, unless all but one left, each attacks once (line 62)."""
     state.target = state.attacker = state.bribe = -1
     while True:
         if state.queue:
-            card = state.contests[state.contest]
+            card = state.contest
             others = [s for s in state.order if s != state.queue[0] and present(state, s, card)]
             seat = state.queue[0]
             if not present(state, seat, card) or not others:
@@ -726,19 +783,33 @@ def next_contest(state: GreenlandState, data: GreenlandData) -> None:
                 state.attacker, state.target = seat, targets[0]
             return  # attack decision (or the target's defend decision)
         if state.stage == 0 and state.contest >= 0:
-            card = state.contests[state.contest]
+            card = state.contest
             there = [s for s in state.order if present(state, s, card)]
             if len(there) >= 2:  # line 32 'Unless all but one player's tribesmen leave a card ... attack'
                 state.stage = 1
                 state.queue = iron_order(state, there)
                 continue
-        state.contest += 1
-        state.stage = 0
-        if state.contest >= len(state.contests):
+        state.contest, state.stage = -1, 0
+        state.contests = [
+            c for c in state.contests if sum(1 for s in state.order if present(state, s, c)) >= 2
+        ]
+        if not state.contests:
             finish_negotiation(state, data)
             return
-        card = state.contests[state.contest]
-        state.queue = iron_order(state, [s for s in state.order if present(state, s, card)])
+        if len(state.contests) > 1:
+            return  # the lead's ``pick`` decision (ruling G8)
+        open_contest(state, state.contests[0])
+
+
+def tribes_on(state: GreenlandState, card: int) -> list[int]:
+    return [s for s in state.order if present(state, s, card)]
+
+
+def open_contest(state: GreenlandState, card: int) -> None:
+    state.contests.remove(card)
+    state.contest = card
+    state.stage = 0
+    state.queue = iron_order(state, [s for s in state.order if present(state, s, card)])
 
 
 def finish_negotiation(state: GreenlandState, data: GreenlandData) -> None:
@@ -757,22 +828,31 @@ def finish_negotiation(state: GreenlandState, data: GreenlandData) -> None:
 
 
 def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
-    """Skip hunts with nobody left, and hunts on a card someone already won (line 49, ruling G6)."""
-    while state.idx < len(state.hunts):
-        card, seat = state.hunts[state.idx]
-        if not present(state, seat, card) or not state.alive[seat]:
-            state.idx += 1
-            continue
-        if (
-            card in state.won
-            and (card >= TPLACE or not data.biomes[card].new_world)
-            and data.hunt["one_success_per_card"]
-            and state.rules.get("contest_success", "first") == "first"
-        ):
-            return_hunters(state, seat, card)
-            state.idx += 1
-            continue
-        return
+    """Skip hunts with nobody left, and hunts on a card someone already won (line 49, ruling G6); between
+    cards the first player picks the next card to hunt (line 33, ruling G8)."""
+    while True:
+        while state.idx < len(state.hunts):
+            card, seat = state.hunts[state.idx]
+            if not present(state, seat, card) or not state.alive[seat]:
+                state.idx += 1
+                continue
+            if (
+                card in state.won
+                and (card >= TPLACE or not data.biomes[card].new_world)
+                and data.hunt["one_success_per_card"]
+                and state.rules.get("contest_success", "first") == "first"
+            ):
+                return_hunters(state, seat, card)
+                state.idx += 1
+                continue
+            return
+        state.hunts, state.idx = [], 0
+        state.left_cards = [c for c in state.left_cards if card_hunters(state, c)]
+        if not state.left_cards:
+            break
+        if len(state.left_cards) > 1:
+            return  # the first player's ``pick`` decision
+        open_hunt(state, state.left_cards[0])
     for seat in range(state.n_players):  # Guards (and anyone left on a tableau card) go home
         for place in [c for c in state.hunters[seat] if c >= TPLACE]:
             return_hunters(state, seat, place)
@@ -780,21 +860,60 @@ def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
     enter(state, data, DOMESTIC)
 
 
-def resolve_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int) -> Roll:
-    roll = roll_hunt(state, data, seat, card, flags, state.rng)
+def open_hunt(state: GreenlandState, card: int) -> None:
+    state.left_cards.remove(card)
+    state.hunts = [(card, s) for s in card_hunters(state, card)]
+    state.idx = 0
+
+
+def start_roll(state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int) -> None:
+    """The ``roll`` decision: the iron is paid before the roll (line 64), the dice are rolled (line 68);
+    with re-rolls (line 71) the player decides on them, else the hunt is settled."""
     if flags & IRON_FLAG:
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
+    n = dice_count(state, seat, card, flags)
+    sides = int(data.die["sides"])
+    state.dice = [int(x) for x in state.rng.integers(1, sides + 1, size=n)] if n else []
+    state.flags = flags
+    state.rerolls = reroll_count(state, data, seat, card, n)
+    if state.rerolls <= 0:
+        end_roll(state, data, seat, card)
+
+
+def reroll_die(state: GreenlandState, data: GreenlandData, seat: int, card: int, face: int) -> None:
+    """Line 71: one re-roll, on a die showing ``face`` (the player's choice, ruling G9)."""
+    state.dice[state.dice.index(face)] = int(state.rng.integers(1, int(data.die["sides"]) + 1))
+    state.rerolls -= 1
+    if state.rerolls <= 0:
+        end_roll(state, data, seat, card)
+
+
+def end_roll(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> None:
+    """The dice are final: casualties (the victim's choice when the Alpha rolled, G10), then the hunt."""
+    state.rerolls = -1
+    _, killed, _ = tally(state, data, seat, card, state.flags, state.dice)
+    if alpha_at_stake(state, seat, card, killed, len(state.dice)):
+        state.kills, state.killer, state.victim = killed, seat, seat
+        return
+    settle_hunt(state, data, seat, card, False)
+
+
+def settle_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int, alpha_dies: bool) -> Roll:
+    """Line 73: attrition first, then the reward; the surviving Hunters go home (line 68)."""
+    dice, flags = tuple(state.dice), state.flags
+    hits, killed, success = tally(state, data, seat, card, flags, dice)
+    state.dice, state.flags, state.kills, state.killer, state.victim = [], 0, -1, -1, -1
     state.stats["raids" if card >= TPLACE else "hunts"][seat] += 1
-    # line 73: attrition first, then the reward (hunt.toml attrition_before_rewards)
-    state.stats["hunters_killed"][seat] += lose_hunters(state, data, seat, card, roll.killed)
+    state.stats["hunters_killed"][seat] += lose_hunters(state, data, seat, card, killed, alpha_dies)
+    roll = Roll(dice, (), hits, killed, int(success))
     if card >= TPLACE:
-        if roll.success and present(state, seat, card):  # line 70 'assuming at least one raider survives'
+        if success and present(state, seat, card):  # line 70 'assuming at least one raider survives'
             won_raid(state, data, seat, card)
         return_hunters(state, seat, card)
         return roll
     b = data.biomes[card]
-    if roll.success and (present(state, seat, card) or not data.hunt["attrition_before_rewards"]):
+    if success and (present(state, seat, card) or not data.hunt["attrition_before_rewards"]):
         state.stats["hunts_won"][seat] += 1
         state.won.append(card)
         babies(state, data, seat, b.babies)
@@ -805,6 +924,19 @@ def resolve_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: in
             take_trophy(state, data, seat, card)
     return_hunters(state, seat, card)
     return roll
+
+
+def resolve_hunt(
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int, alpha_dies: bool = False
+) -> Roll:
+    """A whole hunt roll without re-rolls, settled at once (for tests and tools)."""
+    if flags & IRON_FLAG:
+        state.iron[seat] -= int(data.setup["iron_rule_cost"])
+        state.stats["iron_spent"][seat] += 1
+    n = dice_count(state, seat, card, flags)
+    state.dice = [int(x) for x in state.rng.integers(1, int(data.die["sides"]) + 1, size=n)] if n else []
+    state.flags = flags
+    return settle_hunt(state, data, seat, card, alpha_dies)
 
 
 def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) -> None:
@@ -858,8 +990,13 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
         return assign_options(state, data, seat)
     if phase == SUNSTONE:
         return sunstone_options(state, data, seat)
+    if state.kills >= 0:  # line 62 'of the victim's choice' (ruling G10): does the Alpha die?
+        card = state.contest if phase == NEGOTIATE else state.hunts[state.idx][0]
+        return [Option("casualty", card, 0), Option("casualty", card, 1)]
     if phase == NEGOTIATE:
-        card = state.contests[state.contest]
+        if state.contest < 0:  # line 32: the most-iron player picks the next card
+            return [Option("pick", c) for c in state.contests]
+        card = state.contest
         if state.bribe >= 0:  # line 59: the tribe asked to leave answers
             return [Option("accept", card, -1, state.bribe), Option("refuse", card, -1, state.bribe)]
         if state.target >= 0:
@@ -873,7 +1010,11 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
             return [Option("stay", card), Option("withdraw", card), *bribe_options(state, data, seat, card)]
         return [Option("attack", card, t) for t in state.order if t != seat and present(state, t, card)]
     if phase == HUNT:
+        if not state.hunts:  # line 33: the first player picks the next card
+            return [Option("pick", c) for c in state.left_cards]
         card = state.hunts[state.idx][0]
+        if state.rerolls > 0:  # line 71: one re-roll on a die showing this face, or keep the dice
+            return [*(Option("reroll", card, f) for f in sorted(set(state.dice))), Option("keep", card)]
         out = [Option("roll", card, 0)]
         if state.alpha[seat] == card:
             out.append(Option("roll", card, ALPHA_FLAG))
@@ -1030,9 +1171,21 @@ def apply_one(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
     elif phase == NEGOTIATE:
         negotiate(state, data, seat, o)
     elif phase == HUNT:
-        resolve_hunt(state, data, seat, o.a, o.b)
-        state.idx += 1
-        next_hunt(state, data)
+        card = o.a
+        if o.kind == "pick":
+            open_hunt(state, card)
+        elif o.kind == "roll":
+            start_roll(state, data, seat, card, o.b)
+        elif o.kind == "reroll":
+            reroll_die(state, data, seat, card, o.b)
+        elif o.kind == "keep":
+            end_roll(state, data, seat, card)
+        elif o.kind == "casualty":
+            settle_hunt(state, data, state.victim, card, bool(o.b))
+        if o.kind == "pick" or (state.rerolls < 0 and state.kills < 0):
+            if o.kind != "pick":
+                state.idx += 1  # this seat's hunt on the card is over
+            next_hunt(state, data)
 
 
 def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
@@ -1106,7 +1259,9 @@ def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Optio
 
 def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
     card = o.a
-    if o.kind == "withdraw":
+    if o.kind == "pick":
+        open_contest(state, card)
+    elif o.kind == "withdraw":
         return_hunters(state, seat, card)
         state.placed[seat].pop(card, None)
         state.stats["withdrawals"][seat] += 1
@@ -1118,6 +1273,13 @@ def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
         return
     elif o.kind == "defend":
         resolve_attack(state, data, state.attacker, seat, card, bool(o.b))
+        if state.kills >= 0:
+            return  # the casualties are chosen first (G10)
+        state.queue.pop(0)
+    elif o.kind == "casualty":
+        lost = lose_hunters(state, data, state.victim, card, state.kills, bool(o.b))
+        state.stats["kills_inflicted"][state.attacker] += lost
+        state.kills, state.killer, state.victim = -1, -1, -1
         state.queue.pop(0)
     elif o.kind == "bribe":
         state.attacker, state.target, state.bribe = seat, o.b, o.c
@@ -1180,21 +1342,33 @@ def accept_bribe(
 def resolve_attack(
     state: GreenlandState, data: GreenlandData, attacker: int, victim: int, card: int, iron: bool
 ) -> Roll:
+    """Line 62: the attacker rolls; each hit kills one tribesman of the victim's choice (G10) unless the
+    victim spent iron before the roll (line 64)."""
     roll = roll_attack(state, data, attacker, card, state.rng)
     state.stats["attacks"][attacker] += 1
+    state.target = -1
     if iron:  # line 64: the victim spends 1 iron before the roll to cancel all casualties
         state.iron[victim] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][victim] += 1
+    elif alpha_at_stake(state, victim, card, roll.killed, present(state, victim, card)):
+        state.kills, state.killer, state.victim = roll.killed, victim, victim
+        return roll  # the attacker stays recorded until the casualties are chosen
     else:
         state.stats["kills_inflicted"][attacker] += lose_hunters(state, data, victim, card, roll.killed)
-    state.target = state.attacker = -1
+    state.attacker = -1
     return roll
 
 
 def preview(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Roll | None:
-    """The dice ``o`` will roll, from a copy of the generator (for the turn record)."""
+    """The dice ``o`` will roll, from a copy of the generator (for the turn record); a ``keep`` logs the
+    final tally of the dice."""
     if o.kind == "roll":
         return roll_hunt(state, data, seat, o.a, o.b, copy.deepcopy(state.rng))
+    if o.kind == "reroll":
+        return roll_again(state, data, seat, o.a, o.b, copy.deepcopy(state.rng))
+    if o.kind == "keep":
+        hits, killed, success = tally(state, data, seat, o.a, state.flags, state.dice)
+        return Roll((), (), hits, killed, int(success))
     if o.kind == "defend":
         return roll_attack(state, data, o.c, o.a, copy.deepcopy(state.rng))
     return None

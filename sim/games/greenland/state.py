@@ -51,6 +51,9 @@ class Option(NamedTuple):
     move: a = from card, b = to card (sun-stone).  stay / withdraw: a = contested card.
     attack: a = card, b = target seat.  defend: a = card, b = 1 to spend iron (iron rule), c = attacker.
     roll: a = card, b = flags (1 use the Alpha's automatic hit, 2 spend iron to cancel casualties).
+    reroll: a = card, b = the face of the die to roll again (line 71).  keep: a = card, the dice are final.
+    casualty: a = card, b = 1 the Alpha is among the dead, 0 it is spared (line 62, ruling G10).
+    pick: a = the card negotiated (phase F, line 32) or hunted (phase G, line 33) next.
     bid: a = ivory bid.  breed: a = tableau card, c = rank of the elder spent (-1 none).
     pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
     bribe: a = contested card, b = the tribe asked to leave, c = the offer: 10 * disc + amount (disc 0 energy,
@@ -75,6 +78,10 @@ KINDS = (
     "attack",
     "defend",
     "roll",
+    "reroll",
+    "keep",
+    "casualty",
+    "pick",
     "bid",
     "breed",
     "pacify",
@@ -135,7 +142,15 @@ class GreenlandState:
     target: int = -1  # attacked seat awaiting its defend decision
     attacker: int = -1
     bribe: int = -1  # the offer awaiting the target's answer (Option.c of a bribe), -1 none
-    hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat) in hunt order (line 33)
+    hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat): the card hunted now (line 33)
+    lead: int = -1  # picks the next card: most iron (F, line 32), the first player (G, line 33)
+    left_cards: list[int] = field(default_factory=list)  # cards still to negotiate (F) or hunt (G), row order
+    dice: list[int] = field(default_factory=list)  # the pending hunt roll's dice, as they lie now (G9)
+    rerolls: int = -1  # re-rolls still to use on the pending roll; -1 no roll pending
+    flags: int = 0  # the pending roll's flags (Option roll b)
+    kills: int = -1  # casualties awaiting the chooser's decision (G10); -1 none
+    killer: int = -1  # the seat choosing them (the victim, or a War Party's attacker)
+    victim: int = -1
     won: list[int] = field(default_factory=list)  # cards successfully hunted this generation
     used: list[list[int]] = field(default_factory=list)  # elder actions used per seat and rank
     bred: list[list[int]] = field(default_factory=list)  # tableau cards used in phase H

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.rules import current
-from sim.games.greenland.state import BID, OVER, SETUP, GreenlandState
+from sim.games.greenland.state import BID, NEGOTIATE, OVER, SETUP, GreenlandState
 
 
 class GreenlandView(NamedTuple):
@@ -47,6 +47,11 @@ class GreenlandView(NamedTuple):
     won: tuple[int, ...]
     used: tuple[int, ...]  # own elder actions used this generation, per rank
     moves: int
+    dice: tuple[int, ...]  # the pending hunt roll's dice (G9)
+    rerolls: int  # re-rolls left on it, -1 none pending
+    roll_flags: int  # its flags (Option roll b: 1 the Alpha's hit, 2 iron spent)
+    kills: int  # casualties awaiting a choice (G10), -1 none
+    cards_left: tuple[int, ...]  # cards still to negotiate (phase F) or hunt (phase G)
     rules: dict
     data: GreenlandData
 
@@ -85,6 +90,11 @@ def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandV
         won=tuple(state.won),
         used=tuple(state.used[seat]),
         moves=state.moves,
+        dice=tuple(state.dice),
+        rerolls=state.rerolls,
+        roll_flags=state.flags,
+        kills=state.kills,
+        cards_left=tuple(state.contests if state.phase == NEGOTIATE else state.left_cards),
         rules=dict(state.rules),
         data=data,
     )
