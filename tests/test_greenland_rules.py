@@ -409,6 +409,7 @@ def test_casualties_are_the_victims_choice():
     north = card_in(state, 0)
     state.hunters[0], state.hunters[1] = {north: 2}, {north: 1}
     state.alpha[0] = north
+    state.elders[1][WAR_CHIEF] = 0  # not a War Party (G24)
     state.iron, state.order = [0, 1], [0, 1]
     rules.enter(state, DATA, NEGOTIATE)
     GAME.apply(state, {1: Option("stay", north)})
@@ -851,3 +852,28 @@ def test_bribes_and_marriage_offers_on_a_contested_card():
     GAME.apply(state, {tunit: Option("stay", card)})
     assert GAME.legal_options(state, tunit)[0].kind == "defend"  # Thule (more iron) attacks first
     assert not [o for o in rules.options(new(2, 3, bribes=False), DATA, 0, check=False) if o.kind == "bribe"]
+
+
+def test_a_war_party_chooses_the_victims_casualties():
+    """Line 62 'Except for War Parties, each will kill one tribesman of the victim's choice' (ruling G24: an
+    attack by a tribe with a War Chief, rank 4, line 52, is a War Party; its attacker chooses)."""
+    for war_chief, rules_, chooser in ((1, {}, 1), (0, {}, 0), (1, {"war_parties": "none"}, 0)):
+        state = new(2, 29, **rules_)
+        north = card_in(state, 0)
+        state.hunters[0], state.hunters[1] = {north: 2}, {north: 1}
+        state.alpha[0] = north
+        state.elders[1][WAR_CHIEF] = war_chief
+        state.iron, state.order = [0, 1], [0, 1]
+        rules.enter(state, DATA, NEGOTIATE)
+        GAME.apply(state, {1: Option("stay", north)})
+        GAME.apply(state, {0: Option("stay", north)})
+        state.rng = Dice(1)
+        GAME.apply(state, {0: Option("defend", north, 0, 1)})
+        assert GAME.to_move(state) == (chooser,)
+        assert GAME.legal_options(state, chooser) == [
+            Option("casualty", north, 0),
+            Option("casualty", north, 1),
+        ]
+        if chooser == 1:
+            GAME.apply(state, {1: Option("casualty", north, 1)})
+            assert state.alpha[0] == ALPHA_DEAD and state.hunters[0][north] == 2

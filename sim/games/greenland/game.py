@@ -55,6 +55,14 @@ RULE_SWITCHES = (
         "tribesman becomes her Husband, line 61); false = only stay or withdraw.",
     ),
     RuleSwitch(
+        name="war_parties",
+        default="war_chief",
+        choices=("war_chief", "none"),
+        doc="G24: line 62 'Except for War Parties, each will kill one tribesman of the victim's choice'; the "
+        "text defines no War Party. war_chief = an attack by a tribe with a War Chief (rank 4, line 52) is a "
+        "War Party and the attacker chooses the casualties; none = every casualty is the victim's choice.",
+    ),
+    RuleSwitch(
         name="upkeep",
         default="fuel",
         choices=("fuel", "none"),

@@ -1339,11 +1339,20 @@ def accept_bribe(
         state.queue.remove(target)
 
 
+def war_party(state: GreenlandState, attacker: int) -> bool:
+    """Line 62 'Except for War Parties, each will kill one tribesman of the victim's choice' (ruling G24): an
+    attack by a tribe with a War Chief (rank 4, line 52) is a War Party, whose hits kill tribesmen of the
+    attacker's choice."""
+    return (
+        state.rules.get("war_parties", "war_chief") == "war_chief" and state.elders[attacker][WAR_CHIEF] > 0
+    )
+
+
 def resolve_attack(
     state: GreenlandState, data: GreenlandData, attacker: int, victim: int, card: int, iron: bool
 ) -> Roll:
-    """Line 62: the attacker rolls; each hit kills one tribesman of the victim's choice (G10) unless the
-    victim spent iron before the roll (line 64)."""
+    """Line 62: the attacker rolls; each hit kills one tribesman of the victim's choice (G10), a War Party's
+    of the attacker's choice (G24), unless the victim spent iron before the roll (line 64)."""
     roll = roll_attack(state, data, attacker, card, state.rng)
     state.stats["attacks"][attacker] += 1
     state.target = -1
@@ -1351,7 +1360,8 @@ def resolve_attack(
         state.iron[victim] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][victim] += 1
     elif alpha_at_stake(state, victim, card, roll.killed, present(state, victim, card)):
-        state.kills, state.killer, state.victim = roll.killed, victim, victim
+        chooser = attacker if war_party(state, attacker) else victim
+        state.kills, state.killer, state.victim = roll.killed, chooser, victim
         return roll  # the attacker stays recorded until the casualties are chosen
     else:
         state.stats["kills_inflicted"][attacker] += lose_hunters(state, data, victim, card, roll.killed)
