@@ -223,7 +223,7 @@ class GreenlandBase(Strategy):
             dice = v.hunters[options[0][3]].get(options[0][1], 0) + 1
             expected = dice * len(v.data.die["attack_hits"]) / 6
             return options[1] if expected * self.life * self.iron_hunt > self.iron * 2 else options[0]
-        if kind in ("breed", "pacify", "elder", "convert", "done") and v.phase in (DOMESTIC, ELDER):
+        if kind in ("breed", "pacify", "elder", "table", "convert", "done") and v.phase in (DOMESTIC, ELDER):
             return self.late(v, options)
         if kind == "animal":
             return max(options, key=lambda o: self.animal_value(v, o[1]))
@@ -346,6 +346,9 @@ class GreenlandBase(Strategy):
                             if spare - t.energy >= self.breed_margin - 1
                             else -1.0
                         )
+            elif o.kind == "table":  # a hand card into the tableau (ruling G19)
+                cost = int(d.setup["table_energy"])
+                val = 0.3 * self.gens_left(v) - cost * self.energy_w(v) if spare >= cost else -1.0
             elif o.kind == "pacify":
                 val = v.colonists[s].get(o.a, 0) * 0.6 * self.life - self.ivory
             elif o.kind == "elder":

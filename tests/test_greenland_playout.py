@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from sim.games.greenland import rules
 from sim.games.greenland.data import TRIBES
 from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import population
@@ -43,6 +44,7 @@ def check_invariants(state) -> None:
         )
         # Discs never negative.
         assert state.energy[s] >= 0 and state.ivory[s] >= 0 and state.iron[s] >= 0
+        assert len(state.hands[s]) <= rules.hand_size(state, DATA, s)
         assert state.alive[s] == (population(state, s) > 0)
         assert all(DATA.biomes[c].new_world for c in state.colonists[s])
     # Every biome card is in exactly one place: a deck, a row, a trophy pile or out of the game.
@@ -50,7 +52,8 @@ def check_invariants(state) -> None:
     cards += [c for t in state.trophies for c in t] + state.gone
     assert sorted(cards) == list(range(len(DATA.biomes)))
     # Tableau cards: each in at most one place.
-    tcards = state.inventions + state.imports + [c for t in state.tableau for c in t]
+    tcards = state.inventions + state.imports + [c for t in state.tableau + state.hands for c in t]
+    tcards += state.discards
     assert len(tcards) == len(set(tcards))
     assert len(state.hostile) == len(set(state.hostile)) <= 2
 
@@ -66,6 +69,9 @@ def playout(n, rules, seed, check=True, stop_at=None):
         for seat in movers:
             view = GAME.view(state, seat)
             assert view.seat == seat and not hasattr(view, "events") and not hasattr(view, "decks")
+            # another tribe's hand is hidden: only its size is shown (line 59, ruling G19)
+            assert not hasattr(view, "hands") and view.hand == tuple(state.hands[seat])
+            assert view.hand_sizes == tuple(len(h) for h in state.hands)
             opts = GAME.legal_options(state, seat)
             assert opts and len(set(opts)) == len(opts)
             choices[seat] = opts[int(rng.integers(len(opts)))]

@@ -877,3 +877,28 @@ def test_a_war_party_chooses_the_victims_casualties():
         if chooser == 1:
             GAME.apply(state, {1: Option("casualty", north, 1)})
             assert state.alpha[0] == ALPHA_DEAD and state.hunters[0][north] == 2
+
+
+def test_hand_cards_and_hand_size():
+    """Line 59 'You can trade discs, hand cards, ...'; reference B.2 'Maximum hand size is normally 0! but
+    various cards in the tableau can raise that size. Should your hand ever go above this maximum size, cards
+    must be immediately discarded'; the Crafter 'raises hand size' (ruling G19)."""
+    state = new(2, 41)
+    assert rules.hand_size(state, DATA, 0) == 1  # 0, plus the Crafter (rank 3)
+    state.phase, state.order, state.idx = ELDER, [0, 1], 0
+    state.ivory[0], state.energy[0] = 2, 2
+    invent = next(Option("elder", 2, i) for i, a in enumerate(DATA.ranks[2].actions) if a.name == "invent")
+    top = state.inventions[-1]
+    GAME.apply(state, {0: invent})
+    assert state.hands[0] == [top] and top not in state.tableau[0]  # drawn into the hand
+    view = GAME.view(state, 1)
+    assert view.hand == () and view.hand_sizes[0] == 1  # hidden from the other tribe
+    assert GAME.view(state, 0).hand == (top,)
+    assert Option("table", top) in GAME.legal_options(state, 0)
+    GAME.apply(state, {0: Option("table", top)})
+    assert top in state.tableau[0] and not state.hands[0] and state.energy[0] == 1
+    # the Crafter dies: the hand size drops to 0 and the card is discarded at once
+    state.hands[0] = [state.inventions.pop()]
+    state.elders[0][2] = 0
+    rules.check_hand(state, DATA, 0)
+    assert not state.hands[0] and state.discards and state.stats["discarded"][0] == 1

@@ -67,6 +67,7 @@ class TCard:
     winter_free: bool = False
     attack: int = 0
     vp: int = 0
+    hand: int = 0  # raises the hand size (reference B.2)
     raid_hits: tuple[int, ...] = (1,)  # a Sabine or Livestock raid's success faces (line 70)
     raid_bloody: tuple[int, ...] = (6,)
 
@@ -158,6 +159,8 @@ SETUP_INTS = (
     "pacify_ivory",
     "iron_rule_cost",
     "upkeep_per",
+    "hand_size",
+    "table_energy",
 )
 
 FIELDS: dict[str, dict[str, Check]] = {
@@ -246,7 +249,7 @@ FIELDS: dict[str, dict[str, Check]] = {
                 {
                     "rank": integer(1, N_RANKS),
                     "name": text(),
-                    "passive": array(text(("chief", "raiders", "transport"))),
+                    "passive": array(text(("chief", "raiders", "transport", "hand"))),
                     "reroll": array(array(_any, 2)),
                     "actions": array(
                         table(
@@ -309,6 +312,7 @@ FIELDS: dict[str, dict[str, Check]] = {
                     "winter_free": boolean(),
                     "attack": integer(0, 6),
                     "vp": integer(0, 20),
+                    "hand": integer(0, 6),
                 },
                 sourced=True,
             ),
@@ -457,6 +461,7 @@ def _inventions(doc: dict) -> list[dict]:
                     "winter_free": c.get("winter_free", False),
                     "attack": c.get("attack", 0),
                     "vp": c.get("vp", 0),
+                    "hand": c.get("hand", 0),
                 }
             )
     return out

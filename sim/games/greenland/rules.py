@@ -114,6 +114,7 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
         iron=[int(s["iron"])] * n,
         tableau=[[] for _ in range(n)],
         husbands=[{} for _ in range(n)],
+        hands=[[] for _ in range(n)],
         trophies=[[] for _ in range(n)],
         religion=[POLY] * n,
         alive=[True] * n,
@@ -443,6 +444,29 @@ def check_alive(state: GreenlandState) -> None:
             state.stats["generation_died"][seat] = state.generation
 
 
+def hand_size(state: GreenlandState, data: GreenlandData, seat: int) -> int:
+    """Reference B.2: 'Maximum hand size is normally 0! but various cards in the tableau can raise that
+    size' (setup.hand_size, tableau cards' ``hand``); the Crafter rank 'raises hand size' (elders.toml)."""
+    ranks = sum(1 for r, rank in enumerate(data.ranks) if "hand" in rank.passive and state.elders[seat][r])
+    return int(data.setup["hand_size"]) + ranks + has(state, data, seat, "hand")
+
+
+def check_hands(state: GreenlandState, data: GreenlandData) -> None:
+    for seat in range(state.n_players):
+        if state.hands[seat]:
+            check_hand(state, data, seat)
+
+
+def check_hand(state: GreenlandState, data: GreenlandData, seat: int) -> None:
+    """Reference B.2: 'Should your hand ever go above this maximum size, cards must be immediately
+    discarded' (ruling G19: the cards drawn last go first; with the packaged data the size only ever drops to
+    0, so there is nothing to choose)."""
+    limit = hand_size(state, data, seat)
+    while len(state.hands[seat]) > limit:
+        state.discards.append(state.hands[seat].pop())
+        state.stats["discarded"][seat] += 1
+
+
 def score(state: GreenlandState, data: GreenlandData, seat: int) -> int:
     """Reference B.2/B.3.7 (scoring.toml): population, plus Trophies (polytheist) or iron and ivory
     (monotheist)."""
@@ -629,6 +653,7 @@ def end_if_decided(state: GreenlandState, data: GreenlandData) -> bool:
 def enter(state: GreenlandState, data: GreenlandData, phase: int) -> None:
     """Start ``phase`` and skip to the first decision (a phase with nothing to decide passes by itself)."""
     check_alive(state)
+    check_hands(state, data)
     if end_if_decided(state, data):
         return
     state.order = [s for s in state.order if state.alive[s]]
@@ -1121,11 +1146,13 @@ def elder_options(state: GreenlandState, data: GreenlandData, seat: int) -> list
                 out += [Option("elder", r, i, c) for c in data.tcards_of("animal") if c not in taken]
             elif act.name == "burn_witch":
                 out += [Option("elder", r, i, k) for k in range(N_RANKS) if state.elders[seat][k]]
-            elif act.name == "invent":
-                if state.inventions:
+            elif act.name == "invent":  # the top Invention into the hand, if it has room (G19)
+                if state.inventions and len(state.hands[seat]) < hand_size(state, data, seat):
                     out.append(Option("elder", r, i))
             else:
                 out.append(Option("elder", r, i))
+    if state.energy[seat] >= int(data.setup["table_energy"]):  # a hand card into the tableau (G19)
+        out += [Option("table", c) for c in state.hands[seat]]
     if state.religion[seat] == POLY and (
         state.rules.get("conversion", "no_elders") == "any" or not sum(state.elders[seat])
     ):
@@ -1156,6 +1183,7 @@ def apply(state: GreenlandState, data: GreenlandData, choices: dict[int, Any]) -
         ((seat, option),) = choices.items()
         apply_one(state, data, seat, Option(*option))
     check_alive(state)
+    check_hands(state, data)
 
 
 def apply_one(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
@@ -1236,10 +1264,16 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
         state.hostile.remove(o.a)
     elif kind == "elder":
         elder_action(state, data, seat, o)
+    elif kind == "table":  # ruling G19
+        state.energy[seat] -= int(data.setup["table_energy"])
+        state.hands[seat].remove(o.a)
+        state.tableau[seat].append(o.a)
+        state.stats["tabled"][seat] += 1
     elif kind == "convert":  # line 27
         state.religion[seat] = MONO
         state.converted[seat] = state.generation
     check_alive(state)
+    check_hands(state, data)
 
 
 def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
@@ -1254,7 +1288,7 @@ def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Optio
     elif action.name == "burn_witch":
         kill_elder(state, seat, o.c)
     elif action.name == "invent":
-        state.tableau[seat].append(state.inventions.pop())
+        state.hands[seat].append(state.inventions.pop())
 
 
 def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:

@@ -38,6 +38,8 @@ STATS = (
     "guards",
     "bribes",
     "bribes_taken",
+    "tabled",
+    "discarded",
     "generation_died",
 )
 
@@ -58,6 +60,7 @@ class Option(NamedTuple):
     pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
     bribe: a = contested card, b = the tribe asked to leave, c = the offer: 10 * disc + amount (disc 0 energy,
     1 ivory, 2 iron) or MARRY + one's own unmarried daughter card.  accept / refuse: a = card, c = the offer.
+    table: a = a hand card put into the tableau (phase I, 'table_energy').
     convert: flip the placard to monotheism.  animal: a = the starting farm animal card (set-up, line 13).
     """
 
@@ -86,6 +89,7 @@ KINDS = (
     "breed",
     "pacify",
     "elder",
+    "table",
     "convert",
 )
 DONE = Option("done")
@@ -123,6 +127,8 @@ class GreenlandState:
     alive: list[bool]
     hostile: list[int] = field(default_factory=list)  # New World cards on the hostile side
     gone: list[int] = field(default_factory=list)  # biome cards that left the game (migration)
+    hands: list[list[int]] = field(default_factory=list)  # seat -> hand cards (line 59), hidden from others
+    discards: list[int] = field(default_factory=list)  # hand cards discarded over the hand size
     husbands: list[dict[int, int]] = field(
         default_factory=list
     )  # seat -> {foreign daughter: husbands} (line 61)

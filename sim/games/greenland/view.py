@@ -1,8 +1,9 @@
 """What one Greenland seat may see: the whole table, nothing hidden in a deck.
 
 Tribesmen, discs, tableaus, trophies, placards, the rows and the current event are on the table;
-the order of the event, biome, invention and import decks is not, and in a trade-ship auction the
-other tribes' bids are secret until every bid is in (the bids are simultaneous, ruling G3).
+the order of the event, biome, invention and import decks is not, the cards in another tribe's hand are
+not (only how many it holds, ruling G19), and in a trade-ship auction the other tribes' bids are secret
+until every bid is in (the bids are simultaneous, ruling G3).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class GreenlandView(NamedTuple):
     ivory: tuple[int, ...]
     iron: tuple[int, ...]
     tableau: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]  # own hand cards only (line 59)
+    hand_sizes: tuple[int, ...]  # how many cards each tribe holds (the cards of others are hidden)
     trophies: tuple[tuple[int, ...], ...]
     religion: tuple[int, ...]
     alive: tuple[bool, ...]
@@ -84,6 +87,8 @@ def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandV
         ivory=tuple(state.ivory),
         iron=tuple(state.iron),
         tableau=tuple(tuple(t) for t in state.tableau),
+        hand=tuple(state.hands[seat]),
+        hand_sizes=tuple(len(h) for h in state.hands),
         trophies=tuple(tuple(t) for t in state.trophies),
         religion=tuple(state.religion),
         alive=tuple(state.alive),
