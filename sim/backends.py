@@ -1,4 +1,4 @@
-"""Where a run's chunks are played: this process, local worker processes (loky) or a Dask cluster.
+"""Where a run's chunks are played: this process, local worker processes (loky), a Dask or a Ray cluster.
 
 Every backend runs the same ``simulate_chunk`` calls through joblib, so the records do not depend
 on it: parts are a function of the run's configuration only.
@@ -11,12 +11,20 @@ on it: parts are a function of the run's configuration only.
   on them) and write their parts straight into the output folder, so it must be on a filesystem
   they share with this process; with ``gather`` they send the parts back instead and this process
   writes them.
+* ``ray``: Ray tasks of one CPU each (``_ray_map`` says why not joblib's Ray backend).  With
+  ``--scheduler ADDRESS`` (a Ray Client address ``ray://host:10001``, a head node's ``host:6379``,
+  or ``auto`` for the cluster this machine belongs to) the chunks go to that cluster; without it a
+  local Ray with ``--jobs`` CPUs is started for the run and shut down after it.  The same rules on
+  imports, a shared folder and ``gather`` apply.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import signal
+import socket
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -26,25 +34,33 @@ from joblib import Parallel, effective_n_jobs
 
 from sim.errors import SkaldError
 
-BACKENDS: tuple[str, ...] = ("loky", "dask")
+BACKENDS: tuple[str, ...] = ("loky", "dask", "ray")
 DASK_EXTRA = "pip install 'skald[dask]' (or: pip install 'dask[distributed]')"
+RAY_EXTRA = "pip install 'skald[ray]' (or: pip install 'ray[client]')"
 CONNECT_TIMEOUT = "10s"
+RAY_CONNECT_TIMEOUT = 10.0  # seconds to open a TCP connection to a Ray address before ray.init
+ADDRESS_EXAMPLE = {"dask": "tcp://host:8786", "ray": "ray://host:10001 or auto"}
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
-    """Refuse an unknown backend, a scheduler without Dask, or Dask where it is not installed."""
+    """Refuse an unknown backend, a scheduler without a cluster backend, or one that is not installed."""
     if backend not in BACKENDS:
         raise SkaldError(f"unknown backend {backend!r} (allowed: {', '.join(BACKENDS)})")
-    if scheduler is not None and backend != "dask":
-        raise SkaldError("--scheduler needs --backend dask")
+    if scheduler is not None and backend not in ADDRESS_EXAMPLE:
+        raise SkaldError("--scheduler needs --backend dask or --backend ray")
     if scheduler is not None and not scheduler.strip():
-        raise SkaldError("--scheduler needs an address (tcp://host:8786)")
+        raise SkaldError(f"--scheduler needs an address ({ADDRESS_EXAMPLE[backend]})")
     if backend == "dask":
         try:
             import distributed  # noqa: F401
             import joblib._dask  # noqa: F401
         except ImportError:
             raise SkaldError(f"--backend dask needs Dask: {DASK_EXTRA}") from None
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise SkaldError(f"--backend ray needs Ray: {RAY_EXTRA}") from None
 
 
 @dataclass
@@ -75,6 +91,10 @@ def pool(backend: str, jobs: int, tasks: int, scheduler: str | None = None) -> I
             yield Pool("loky", 1, None, _in_process)
             return
         yield Pool("loky", workers, None, loky_parallel(workers, return_as="generator_unordered"))
+        return
+    if backend == "ray":
+        with _ray_session(jobs, scheduler) as (workers, described):
+            yield Pool("ray", workers, described, _ray_map(workers))
         return
     with ExitStack() as stack:
         client, described = _dask_client(stack, jobs, scheduler)
@@ -130,6 +150,101 @@ def _dask_client(stack: ExitStack, jobs: int, scheduler: str | None) -> tuple[An
         detail = " ".join(str(exc).split()) or type(exc).__name__
         raise SkaldError(f"cannot reach the Dask scheduler at {scheduler!r}: {detail}") from None
     return client, scheduler
+
+
+@contextmanager
+def _ray_session(jobs: int, scheduler: str | None) -> Iterator[tuple[int, str]]:
+    """Start a local Ray (``--jobs`` CPUs) or connect to ``scheduler``; yield (CPUs, description).
+
+    A Ray this process had already started (a notebook) is used as it is and left running.
+    """
+    import ray
+
+    options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    if ray.is_initialized():
+        owned, described = False, "existing"
+    elif scheduler is None:
+        owned, described = True, "local"
+        with _sigint_ignored():
+            ray.init(num_cpus=max(1, effective_n_jobs(jobs)), include_dashboard=False, **options)
+    else:
+        owned, described = True, scheduler
+        _probe_ray_address(scheduler)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ray.init(address=scheduler, **options)
+        except (ConnectionError, TimeoutError, ValueError, RuntimeError) as exc:
+            ray.shutdown()
+            raise SkaldError(f"cannot reach the Ray cluster at {scheduler!r}: {_one_line(exc)}") from None
+    try:
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        yield workers, described
+    finally:
+        if owned:
+            ray.shutdown()
+
+
+def _ray_map(workers: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """Run tasks as Ray tasks (one CPU each), at most two per CPU in flight; yield results as they finish.
+
+    joblib's own Ray backend (``ray.util.joblib``) is a multiprocessing pool underneath and cannot
+    return results as they finish (joblib refuses ``return_as="generator_unordered"`` for it): the
+    run would log no chunk and show no progress until the last one ended, and ``gather`` would hold
+    every part in memory.  A task's exception is raised here as itself, as with loky.
+    """
+    import ray
+    from ray.exceptions import RayTaskError
+
+    call = ray.remote(num_cpus=1, max_retries=3)(_call_task)  # a lost worker: played again elsewhere
+
+    def run_tasks(items: Iterable[Any]) -> Iterator[Any]:
+        todo = iter(items)
+        pending: list[Any] = []
+        try:
+            while True:
+                for func, args, kwargs in itertools.islice(todo, max(0, 2 * workers - len(pending))):
+                    pending.append(call.remote(func, args, kwargs))
+                if not pending:
+                    return
+                done, pending = ray.wait(pending, num_returns=1)
+                try:
+                    result = ray.get(done[0])
+                except RayTaskError as exc:
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, BaseException):
+                        raise cause from None
+                    raise
+                yield result
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    return run_tasks
+
+
+def _call_task(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return func(*args, **kwargs)
+
+
+def _probe_ray_address(address: str) -> None:
+    """Fail fast on a host:port nobody listens on (ray.init would retry for minutes)."""
+    if address == "auto":
+        return  # ray.init finds the local cluster or says at once that there is none
+    hostport = address.removeprefix("ray://").split("/", 1)[0]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        raise SkaldError(
+            f"cannot reach the Ray cluster at {address!r}: expected ray://host:10001, host:6379 or auto"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise SkaldError(f"cannot reach the Ray cluster at {address!r}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 @contextmanager

@@ -126,12 +126,14 @@ def run_command(
     ] = "continue",
     backend: Annotated[
         str | None,
-        typer.Option("--backend", help="loky (worker processes here) or dask (default: loky)."),
+        typer.Option("--backend", help="loky (worker processes here), dask or ray (default: loky)."),
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option(
-            "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a local Dask cluster."
+            "--scheduler",
+            help="Dask scheduler (tcp://host:8786, implies --backend dask) or, with --backend ray, a Ray"
+            " cluster (ray://host:10001 or auto); default: a local cluster.",
         ),
     ] = None,
     gather: Annotated[

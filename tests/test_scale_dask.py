@@ -71,7 +71,7 @@ def test_gathered_parts_are_the_same_bytes(tmp_path: Path, cluster, loky_parts: 
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"backend": "ray"}, "unknown backend 'ray' \\(allowed: loky, dask\\)"),
+        ({"backend": "spark"}, "unknown backend 'spark' \\(allowed: loky, dask, ray\\)"),
         ({"scheduler": "tcp://127.0.0.1:8786"}, "--scheduler needs --backend dask"),
     ],
 )

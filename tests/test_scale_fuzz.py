@@ -163,7 +163,7 @@ def bad_run_args(draw: Callable[..., Any]) -> list[str]:
         return args + ["--data", "/no/such/dir/" + draw(names)]
     if kind == "enum":
         option = draw(st.sampled_from(["--on-error", "--backend"]))
-        allowed = {"--on-error": ("continue", "stop"), "--backend": ("loky", "dask")}[option]
+        allowed = {"--on-error": ("continue", "stop"), "--backend": ("loky", "dask", "ray")}[option]
         return args + [option, draw(TEXT.filter(lambda t: t not in allowed))]
     return args + ["--scheduler", draw(names)]  # a scheduler without --backend dask ... with loky:
     # (kept last: "pair" adds --backend loky below)
