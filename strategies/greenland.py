@@ -21,7 +21,7 @@ from math import comb
 from typing import Any
 
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.state import ALPHA_POOL, DOMESTIC, ELDER, MARRY, POLY, TPLACE, Option
+from sim.games.greenland.state import ALPHA_POOL, CARD, DOMESTIC, ELDER, MARRY, POLY, TPLACE, Option
 from sim.games.greenland.view import GreenlandView
 from strategies.base import Strategy
 
@@ -212,11 +212,7 @@ class GreenlandBase(Strategy):
         if kind in ("stay", "withdraw"):
             return self.negotiate(v, options)
         if kind in ("accept", "refuse"):
-            return (
-                options[0]
-                if self.offer_value(v, options[0][3]) >= self.stay_value(v, options[0][1])
-                else options[1]
-            )
+            return self.answer(v, options)
         if kind == "attack":
             return max(options, key=lambda o: (v.hunters[o[2]].get(o[1], 0), -o[2]))
         if kind == "defend":
@@ -239,11 +235,34 @@ class GreenlandBase(Strategy):
 
     def offer_value(self, v: GreenlandView, offer: int) -> float:
         """What a bribe is worth to the tribe it is offered to (line 59)."""
+        if offer >= CARD:  # a hand or tableau card (line 59)
+            t = v.data.tcards[offer - CARD]
+            if t.kind == "animal":
+                return self.animal_value(v, t.id) * min(4, self.gens_left(v)) / 2
+            return 0.3 * self.gens_left(v)
         if offer >= MARRY:  # a bride: a Husband for good, and her children (ruling G23)
             t = v.data.tcards[offer - MARRY]
             return t.babies * self.life * 0.9 * min(4, self.gens_left(v)) / 2 - 0.5 * self.life
         worth = (self.energy_w(v), self.ivory, self.iron)[offer // 10]
         return worth * (offer % 10)
+
+    def answer(self, v: GreenlandView, options: Sequence[Any]) -> Any:
+        """An offer to leave (line 59): take it if it beats staying, else name the price that does (a
+        counter-offer), else refuse; the briber takes a counter-offer costing under half the card's worth."""
+        card, offer = options[0][1], options[0][3]
+        if v.briber == v.seat:
+            worth = self.stay_value(v, card) + self.rival(v, card) / 3 * self.life
+            return options[0] if self.offer_value(v, offer) < 0.5 * worth else options[1]
+        stay = self.stay_value(v, card)
+        if self.offer_value(v, offer) >= stay:
+            return options[0]
+        counters = [o for o in options[2:] if self.offer_value(v, o[3]) >= stay + 0.5]
+        if counters:
+            return min(counters, key=lambda o: self.offer_value(v, o[3]))
+        return options[1]
+
+    def rival(self, v: GreenlandView, card: int) -> int:
+        return max((self.strength(v, s, card) for s in range(v.n_players) if s != v.seat), default=0)
 
     def stay_value(self, v: GreenlandView, card: int) -> float:
         """Staying on a contested card: the hunt, less the attacks of stronger tribes."""
@@ -264,11 +283,12 @@ class GreenlandBase(Strategy):
         if mine * self.stand < theirs:
             return options[1]
         worth = self.stay_value(v, card) + theirs / 3 * self.life
-        bribes = [o for o in options[2:] if o[2] == max(rivals, key=lambda s: self.strength(v, s, card))]
+        strongest = max(rivals, key=lambda s: self.strength(v, s, card))
+        bribes = [o for o in options[2:] if o[2] == strongest and not v.offers_made[v.seat]]
         if bribes and worth > 0:
             cheapest = min(bribes, key=lambda o: self.offer_value(v, o[3]))
             cost = self.offer_value(v, cheapest[3])
-            if cost < 0.5 * worth and cheapest[3] < MARRY:
+            if cost < 0.5 * worth and (cheapest[3] < MARRY or cheapest[3] >= CARD):
                 return cheapest
         return options[0]
 

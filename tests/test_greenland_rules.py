@@ -16,6 +16,7 @@ from sim.games.greenland.state import (
     ALPHA_DEAD,
     ALPHA_POOL,
     ASSIGN,
+    CARD,
     DOMESTIC,
     ELDER,
     HUNT,
@@ -822,7 +823,10 @@ def test_bribes_and_marriage_offers_on_a_contested_card():
     assert Option("bribe", card, tunit, MARRY + daughter) in opts
     GAME.apply(state, {thule: Option("bribe", card, tunit, 2)})
     assert GAME.to_move(state) == (tunit,)
-    assert GAME.legal_options(state, tunit) == [Option("accept", card, -1, 2), Option("refuse", card, -1, 2)]
+    assert GAME.legal_options(state, tunit)[:2] == [
+        Option("accept", card, -1, 2),
+        Option("refuse", card, -1, 2),
+    ]
     pool = state.pool[tunit]
     GAME.apply(state, {tunit: Option("accept", card, -1, 2)})
     assert state.energy[thule] == 0 and state.energy[tunit] == 2
@@ -847,6 +851,8 @@ def test_bribes_and_marriage_offers_on_a_contested_card():
     rules.enter(state, DATA, NEGOTIATE)
     GAME.apply(state, {thule: Option("bribe", card, tunit, 11)})
     GAME.apply(state, {tunit: Option("refuse", card, -1, 11)})
+    assert GAME.to_move(state) == (thule,)  # the briber may try again (G23), or stay
+    GAME.apply(state, {thule: Option("stay", card)})
     assert state.ivory[thule] == 1 and GAME.to_move(state) == (tunit,)
     assert {o.kind for o in GAME.legal_options(state, tunit)} == {"stay", "withdraw", "bribe"}
     GAME.apply(state, {tunit: Option("stay", card)})
@@ -902,3 +908,53 @@ def test_hand_cards_and_hand_size():
     state.elders[0][2] = 0
     rules.check_hand(state, DATA, 0)
     assert not state.hands[0] and state.discards and state.stats["discarded"][0] == 1
+
+
+def test_counter_offers_repeated_offers_and_card_trades():
+    """Line 59 'You can ask them to leave peacefully, or volunteer to leave. You can trade discs, hand cards,
+    or Invention or Domestic Animal cards in your tableau, as well as offer daughters for marriage or make
+    non-binding agreements about plays in future turns' (ruling G23: the asked tribe may name its own price;
+    each tribe makes at most setup.offers_per_card offers per card; agreements about later turns bind
+    nothing and are not modelled)."""
+    state = game_with(("thule", "tunit"))
+    thule, tunit = seat_of(state, "thule"), seat_of(state, "tunit")
+    card = card_in(state, NORTH)
+    kayak = next(c.id for c in DATA.tcards if c.name == "Kayak")
+    weir = next(c.id for c in DATA.tcards if c.name == "Fish Weir")
+    state.tableau[thule].append(kayak)
+    state.hands[thule] = [weir]
+    state.hunters[thule], state.hunters[tunit] = {card: 2}, {card: 3}
+    state.iron = [0, 0]
+    state.iron[thule], state.ivory[thule] = 1, 1
+    state.order = [thule, tunit]
+    rules.enter(state, DATA, NEGOTIATE)
+    opts = GAME.legal_options(state, thule)
+    assert Option("bribe", card, tunit, CARD + kayak) in opts  # an Invention of the tableau
+    assert Option("bribe", card, tunit, CARD + weir) in opts  # a hand card
+    GAME.apply(state, {thule: Option("bribe", card, tunit, 11)})
+    counters = [o for o in GAME.legal_options(state, tunit) if o.kind == "counter"]
+    assert Option("counter", card, -1, CARD + kayak) in counters
+    assert Option("counter", card, -1, CARD + weir) not in counters  # hidden in the Thule hand
+    GAME.apply(state, {tunit: Option("counter", card, -1, CARD + kayak)})
+    assert GAME.to_move(state) == (thule,)
+    assert GAME.legal_options(state, thule) == [
+        Option("accept", card, -1, CARD + kayak),
+        Option("refuse", card, -1, CARD + kayak),
+    ]
+    GAME.apply(state, {thule: Option("refuse", card, -1, CARD + kayak)})
+    assert GAME.to_move(state) == (thule,)  # a second offer
+    GAME.apply(state, {thule: Option("bribe", card, tunit, CARD + weir)})
+    GAME.apply(state, {tunit: Option("accept", card, -1, CARD + weir)})
+    assert weir in state.hands[tunit] or weir in state.discards  # over the hand size: discarded (G19)
+    assert weir not in state.hands[thule] and card not in state.hunters[tunit]
+    # the offers are used up: a third is not offered
+    state = game_with(("thule", "tunit"))
+    state.hunters[thule], state.hunters[tunit] = {card: 2}, {card: 3}
+    state.iron = [0, 0]
+    state.iron[thule] = 1
+    state.order = [thule, tunit]
+    rules.enter(state, DATA, NEGOTIATE)
+    for _ in range(int(DATA.setup["offers_per_card"])):
+        GAME.apply(state, {thule: Option("bribe", card, tunit, 1)})
+        GAME.apply(state, {tunit: Option("refuse", card, -1, 1)})
+    assert {o.kind for o in GAME.legal_options(state, thule)} == {"stay", "withdraw"}

@@ -161,6 +161,7 @@ SETUP_INTS = (
     "upkeep_per",
     "hand_size",
     "table_energy",
+    "offers_per_card",
 )
 
 FIELDS: dict[str, dict[str, Check]] = {

@@ -20,6 +20,7 @@ from sim.games.greenland.state import (
     ALPHA_POOL,
     ASSIGN,
     BID,
+    CARD,
     DOMESTIC,
     DONE,
     ELDER,
@@ -115,6 +116,7 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
         tableau=[[] for _ in range(n)],
         husbands=[{} for _ in range(n)],
         hands=[[] for _ in range(n)],
+        offers=[0] * n,
         trophies=[[] for _ in range(n)],
         religion=[POLY] * n,
         alive=[True] * n,
@@ -758,6 +760,8 @@ def current(state: GreenlandState) -> int:
     if state.phase == NEGOTIATE:
         if state.contest < 0:
             return picker(state)
+        if state.counter >= 0:
+            return state.attacker  # the briber answers the counter-offer
         return state.target if state.target >= 0 else state.queue[0]
     if state.phase == HUNT:
         return state.hunts[state.idx][1] if state.hunts else picker(state)
@@ -792,7 +796,7 @@ def contested(state: GreenlandState, data: GreenlandData) -> list[int]:
 def next_contest(state: GreenlandState, data: GreenlandData) -> None:
     """Line 32: the most-iron player picks the next contested card; on it, in iron order, every tribe stays
     or withdraws (or bargains, line 59); then, unless all but one left, each attacks once (line 62)."""
-    state.target = state.attacker = state.bribe = -1
+    state.target = state.attacker = state.bribe = state.counter = -1
     while True:
         if state.queue:
             card = state.contest
@@ -833,6 +837,7 @@ def tribes_on(state: GreenlandState, card: int) -> list[int]:
 def open_contest(state: GreenlandState, card: int) -> None:
     state.contests.remove(card)
     state.contest = card
+    state.offers = [0] * state.n_players
     state.stage = 0
     state.queue = iron_order(state, [s for s in state.order if present(state, s, card)])
 
@@ -1022,8 +1027,19 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
         if state.contest < 0:  # line 32: the most-iron player picks the next card
             return [Option("pick", c) for c in state.contests]
         card = state.contest
-        if state.bribe >= 0:  # line 59: the tribe asked to leave answers
-            return [Option("accept", card, -1, state.bribe), Option("refuse", card, -1, state.bribe)]
+        if state.counter >= 0:  # the briber answers the counter-offer (ruling G23)
+            return [Option("accept", card, -1, state.counter), Option("refuse", card, -1, state.counter)]
+        if state.bribe >= 0:  # line 59: the tribe asked to leave answers, or names its own price
+            counters = [
+                Option("counter", card, -1, c)
+                for c in offer_items(state, data, state.attacker, seat, card, public=True)
+                if c != state.bribe
+            ]
+            return [
+                Option("accept", card, -1, state.bribe),
+                Option("refuse", card, -1, state.bribe),
+                *counters,
+            ]
         if state.target >= 0:
             iron = (
                 [Option("defend", card, 1, state.attacker)]
@@ -1317,14 +1333,15 @@ def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
         state.queue.pop(0)
     elif o.kind == "bribe":
         state.attacker, state.target, state.bribe = seat, o.b, o.c
+        state.offers[seat] += 1
+        return
+    elif o.kind == "counter":
+        state.counter = o.c
         return
     elif o.kind in ("accept", "refuse"):
-        briber = state.attacker
-        state.bribe = -1
         if o.kind == "accept":
-            accept_bribe(state, data, briber, seat, card, o.c)
-        if state.queue and state.queue[0] == briber:
-            state.queue.pop(0)  # the briber's own turn on this card is over: it stays
+            accept_bribe(state, data, state.attacker, state.target, card, o.c)
+        # the briber's turn on this card goes on: another offer, stay or withdraw (ruling G23)
     next_contest(state, data)
 
 
@@ -1332,30 +1349,58 @@ DISCS = ("energy", "ivory", "iron")
 
 
 def bribe_options(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> list[Option]:
-    """Line 59: ask a tribe on the card to leave peacefully for 1 or 2 discs, or a daughter in marriage
-    (line 61 Exogamy 'if agreed upon during negotiations'; ruling G23)."""
-    if not state.rules.get("bribes", True):
+    """Line 59: ask a tribe on the card to leave peacefully for 1 or 2 discs, a daughter in marriage (line 61
+    Exogamy 'if agreed upon during negotiations'), a hand card or an Invention or Domestic Animal card of the
+    tableau; at most ``offers_per_card`` offers per tribe and card (ruling G23)."""
+    if not state.rules.get("bribes", True) or state.offers[seat] >= int(data.setup["offers_per_card"]):
         return []
-    married = {c for h in state.husbands for c in h}
-    daughters = [c for c in state.tableau[seat] if data.tcards[c].kind == "daughter" and c not in married]
+    return [
+        Option("bribe", card, t, c)
+        for t in state.order
+        if t != seat and present(state, t, card)
+        for c in offer_items(state, data, seat, t, card)
+    ]
+
+
+def offer_items(
+    state: GreenlandState, data: GreenlandData, giver: int, taker: int, card: int, public: bool = False
+) -> list[int]:
+    """What ``giver`` can hand ``taker`` for leaving ``card`` (line 59), as Option.c codes. ``public``: only
+    what ``taker`` can see (a counter-offer cannot name a card hidden in the giver's hand)."""
     out = []
-    for t in state.order:
-        if t == seat or not present(state, t, card):
-            continue
-        for d, name in enumerate(DISCS):
-            have = getattr(state, name)[seat]
-            out += [Option("bribe", card, t, 10 * d + k) for k in (1, 2) if have >= k]
-        if state.hunters[t].get(card, 0):  # a Husband must be an ordinary tribesman
-            out += [Option("bribe", card, t, MARRY + c) for c in daughters]
+    for d, name in enumerate(DISCS):
+        have = getattr(state, name)[giver]
+        out += [10 * d + k for k in (1, 2) if have >= k]
+    if state.hunters[taker].get(card, 0):  # a Husband must be an ordinary tribesman
+        married = {c for h in state.husbands for c in h}
+        out += [
+            MARRY + c for c in state.tableau[giver] if data.tcards[c].kind == "daughter" and c not in married
+        ]
+    busy = {c - TPLACE for h in state.hunters for c in h if c >= TPLACE}
+    out += [
+        CARD + c
+        for c in state.tableau[giver]
+        if data.tcards[c].kind in ("invention", "animal") and c not in busy and TPLACE + c != card
+    ]
+    if not public:
+        out += [CARD + c for c in state.hands[giver]]
     return out
 
 
 def accept_bribe(
     state: GreenlandState, data: GreenlandData, briber: int, target: int, card: int, offer: int
 ) -> None:
-    """The target takes the discs (or the bride: one of its tribesmen on the card becomes her Husband) and
-    all its tribesmen leave the card."""
-    if offer >= MARRY:
+    """The target takes the discs, the card (a hand card into its hand, a tableau card into its tableau) or
+    the bride (one of its tribesmen on the card becomes her Husband), and all its tribesmen leave the card."""
+    if offer >= CARD:
+        tcard = offer - CARD
+        if tcard in state.hands[briber]:
+            state.hands[briber].remove(tcard)
+            state.hands[target].append(tcard)  # over the hand size it is discarded at once (G19)
+        else:
+            state.tableau[briber].remove(tcard)
+            state.tableau[target].append(tcard)
+    elif offer >= MARRY:
         state.hunters[target][card] -= 1
         if not state.hunters[target][card]:
             del state.hunters[target][card]

@@ -15,6 +15,8 @@ POLY, MONO = 0, 1
 TPLACE = 1000
 #: a marriage offer in a bribe: MARRY + the daughter card
 MARRY = 100
+#: a card offered in a bribe: CARD + a hand card, or an Invention or Domestic Animal card of the tableau
+CARD = 200
 ALPHA_POOL, ALPHA_DEAD = -1, -2
 
 STATS = (
@@ -59,7 +61,10 @@ class Option(NamedTuple):
     bid: a = ivory bid.  breed: a = tableau card, c = rank of the elder spent (-1 none).
     pacify: a = New World card.  elder: a = rank index, b = action index, c = target (animal card / rank).
     bribe: a = contested card, b = the tribe asked to leave, c = the offer: 10 * disc + amount (disc 0 energy,
-    1 ivory, 2 iron) or MARRY + one's own unmarried daughter card.  accept / refuse: a = card, c = the offer.
+    1 ivory, 2 iron), MARRY + one's own unmarried daughter card, or CARD + a hand card or an Invention or
+    Domestic Animal card of one's tableau (line 59).  counter: a = card, c = what the asked tribe wants
+    instead (from the briber's discs, daughters and tableau).
+    accept / refuse: a = card, c = the offer (or the counter-offer).
     table: a = a hand card put into the tableau (phase I, 'table_energy').
     convert: flip the placard to monotheism.  animal: a = the starting farm animal card (set-up, line 13).
     """
@@ -85,6 +90,10 @@ KINDS = (
     "keep",
     "casualty",
     "pick",
+    "bribe",
+    "counter",
+    "accept",
+    "refuse",
     "bid",
     "breed",
     "pacify",
@@ -148,6 +157,8 @@ class GreenlandState:
     target: int = -1  # attacked seat awaiting its defend decision
     attacker: int = -1
     bribe: int = -1  # the offer awaiting the target's answer (Option.c of a bribe), -1 none
+    counter: int = -1  # the target's counter-offer awaiting the briber's answer, -1 none
+    offers: list[int] = field(default_factory=list)  # offers made per seat on the card negotiated now
     hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat): the card hunted now (line 33)
     lead: int = -1  # picks the next card: most iron (F, line 32), the first player (G, line 33)
     left_cards: list[int] = field(default_factory=list)  # cards still to negotiate (F) or hunt (G), row order

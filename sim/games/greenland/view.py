@@ -54,6 +54,8 @@ class GreenlandView(NamedTuple):
     rerolls: int  # re-rolls left on it, -1 none pending
     roll_flags: int  # its flags (Option roll b: 1 the Alpha's hit, 2 iron spent)
     kills: int  # casualties awaiting a choice (G10), -1 none
+    briber: int  # the tribe whose offer (or the counter to it) awaits an answer on this card, -1 none
+    offers_made: tuple[int, ...]  # offers each tribe made on the card negotiated now (G23)
     cards_left: tuple[int, ...]  # cards still to negotiate (phase F) or hunt (phase G)
     rules: dict
     data: GreenlandData
@@ -99,6 +101,8 @@ def view_of(state: GreenlandState, data: GreenlandData, seat: int) -> GreenlandV
         rerolls=state.rerolls,
         roll_flags=state.flags,
         kills=state.kills,
+        briber=state.attacker if state.bribe >= 0 else -1,
+        offers_made=tuple(state.offers),
         cards_left=tuple(state.contests if state.phase == NEGOTIATE else state.left_cards),
         rules=dict(state.rules),
         data=data,
