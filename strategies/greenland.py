@@ -183,12 +183,25 @@ class GreenlandBase(Strategy):
             if o.a == 5:  # a Mariner opens the other row and the New World
                 use *= 1.0 + self.spread
             return use - self.energy_w(v) - 0.2 * self.life
-        if k == "move":
-            return (
-                self.hunt_value(v, o.b, self.my_on(v, o.b) + 1, v.alpha[s] == o.b)
-                - self.hunt_value(v, o.b, self.my_on(v, o.b), v.alpha[s] == o.b)
-                - 0.5
-            )
+        if k == "move":  # line 54: the gain where it goes, less the loss where it was
+            if o.c == 1:
+                n_src, n_dst = self.my_on(v, o.a), self.my_on(v, o.b)
+                loss = self.hunt_value(v, o.a, n_src, True) - self.hunt_value(v, o.a, n_src, False)
+                gain = self.hunt_value(v, o.b, n_dst, True) - self.hunt_value(v, o.b, n_dst, False)
+                return gain - loss - 0.5
+            if o.a >= TPLACE:
+                loss = self.raid_value(v, Option("guard" if o.a - TPLACE in v.tableau[s] else "raid", o.a))
+            else:
+                n = self.my_on(v, o.a)
+                alpha = v.alpha[s] == o.a
+                loss = self.hunt_value(v, o.a, n, alpha) - self.hunt_value(v, o.a, n - 1, alpha)
+            if o.b < 0:
+                gain = self.value(v, Option("promote", -1 - o.b))
+            elif o.b >= TPLACE:
+                gain = self.raid_value(v, Option("guard" if o.b - TPLACE in v.tableau[s] else "raid", o.b))
+            else:
+                gain = self.value(v, Option("hunt", o.b))
+            return gain - max(loss, 0.0) - 0.5
         return 0.0
 
     # ------------------------------------------------------------------ decisions

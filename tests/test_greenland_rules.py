@@ -958,3 +958,34 @@ def test_counter_offers_repeated_offers_and_card_trades():
         GAME.apply(state, {thule: Option("bribe", card, tunit, 1)})
         GAME.apply(state, {tunit: Option("refuse", card, -1, 1)})
     assert {o.kind for o in GAME.legal_options(state, thule)} == {"stay", "withdraw"}
+
+
+def test_sun_stone_reassigns_any_three_tribesmen():
+    """Line 54 'The Sun Stone/Sun compass card in your tableau allows you to reassign three of your tribesmen
+    after everyone has assigned all their tribesmen' (ruling G5: tribesmen, not only Hunters: Guards,
+    Raiders and the Alpha too, to any place line 42 allows; colonists (line 50) and elders (line 51) are
+    assigned for good)."""
+    state = game_with(("thule", "tunit"))
+    thule = seat_of(state, "thule")
+    stone = next(c.id for c in DATA.tcards if c.sun_stone)
+    state.tableau[thule].append(stone)
+    a, b = card_in(state, NORTH), [c for c in state.warm[NORTH] if not DATA.biomes[c].new_world][1]
+    daughter = DATA.tribes[TRIBES.index("thule")].daughters[0]
+    state.hunters[thule] = {a: 1, TPLACE + daughter: 1}
+    state.placed[thule] = {a: 2, TPLACE + daughter: 1}
+    state.alpha[thule] = a
+    state.colonists[thule] = {MARKLAND: 1}
+    state.elders[thule][MARINER] = 1
+    state.phase, state.order, state.idx, state.moves = rules.SUNSTONE, [thule], 0, 0
+    opts = GAME.legal_options(state, thule)
+    assert Option("move", a, b) in opts and Option("move", a, MARKLAND) in opts  # a Hunter, even to a colony
+    assert Option("move", TPLACE + daughter, b) in opts  # a Guard
+    assert Option("move", a, b, 1) in opts and Option("move", a, MARKLAND, 1) not in opts  # the Alpha (G20)
+    assert Option("move", a, -1 - 2) in opts  # to the Placard: a promotion for one energy (line 51)
+    assert not [o for o in opts if o.a == MARKLAND]  # colonists stay
+    GAME.apply(state, {thule: Option("move", a, b, 1)})
+    GAME.apply(state, {thule: Option("move", TPLACE + daughter, a)})
+    energy = state.energy[thule]
+    GAME.apply(state, {thule: Option("move", a, -1 - 2)})
+    assert state.alpha[thule] == b and state.energy[thule] == energy - 1 and state.elders[thule][2] == 2
+    assert state.phase != rules.SUNSTONE  # three moves made

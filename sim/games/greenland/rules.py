@@ -1110,18 +1110,38 @@ def raid_options(state: GreenlandState, data: GreenlandData, seat: int, ok: Any)
 
 
 def sunstone_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
-    """Line 54: reassign up to three tribesmen after everyone has assigned (Hunters only, ruling G5)."""
+    """Line 54: 'reassign three of your tribesmen after everyone has assigned all their tribesmen' (ruling
+    G5): any tribesman whose assignment is not permanent (Hunters, Guards, Raiders, the Alpha; not colonists,
+    line 50, elders, line 51, or Husbands, line 61) moves to any place line 42 allows, under the same rules
+    as an assignment (transport, War Chief, promotion's energy, the Alpha's own limits, G20)."""
     if not has(state, data, seat, "sun_stone") or state.moves >= int(data.setup["sun_stone_moves"]):
         return [DONE]
     out = []
+    cards = visible(state)
+    promote = state.energy[seat] >= int(data.setup["promotion_energy"])
     for src, k in state.hunters[seat].items():
-        if not k or src >= TPLACE:
+        if not k:
             continue
         placed = dict(state.placed[seat])
         placed[src] = placed.get(src, 0) - 1
-        for dst in visible(state):
-            if dst != src and not data.biomes[dst].new_world and can_send(state, data, seat, dst, 1, placed):
-                out.append(Option("move", src, dst))
+
+        def ok(card: int, placed: dict[int, int] = placed) -> bool:
+            return can_send(state, data, seat, card, 1, placed)
+
+        out += [Option("move", src, c) for c in cards if c != src and ok(c)]
+        if state.rules.get("advanced", True):
+            out += [Option("move", src, o.a) for o in raid_options(state, data, seat, ok) if o.a != src]
+        if promote:
+            out += [Option("move", src, -1 - r) for r in range(N_RANKS)]
+    src = state.alpha[seat]
+    if src >= 0:
+        placed = dict(state.placed[seat])
+        placed[src] = placed.get(src, 0) - 1
+        out += [
+            Option("move", src, c, 1)
+            for c in cards
+            if c != src and not data.biomes[c].new_world and can_send(state, data, seat, c, 1, placed)
+        ]
     return [*out, DONE]
 
 
@@ -1256,14 +1276,29 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
         state.energy[seat] -= int(data.setup["promotion_energy"])
         state.elders[seat][o.a] += 1
         state.stats["promotions"][seat] += 1
-    elif kind == "move":  # line 54
+    elif kind == "move":  # line 54 (ruling G5)
+        state.placed[seat][o.a] -= 1
+        state.moves += 1
+        if o.c == 1:  # the Alpha
+            state.alpha[seat] = o.b
+            state.placed[seat][o.b] = state.placed[seat].get(o.b, 0) + 1
+            return
         state.hunters[seat][o.a] -= 1
         if not state.hunters[seat][o.a]:
             del state.hunters[seat][o.a]
-        state.placed[seat][o.a] -= 1
-        state.hunters[seat][o.b] = state.hunters[seat].get(o.b, 0) + 1
+        if o.b < 0:  # promotion (line 51)
+            state.energy[seat] -= int(data.setup["promotion_energy"])
+            state.elders[seat][-1 - o.b] += 1
+            state.stats["promotions"][seat] += 1
+            return
         state.placed[seat][o.b] = state.placed[seat].get(o.b, 0) + 1
-        state.moves += 1
+        if o.b < TPLACE and data.biomes[o.b].new_world:  # line 50: a colonist for good
+            state.colonists[seat][o.b] = state.colonists[seat].get(o.b, 0) + 1
+            state.stats["colonists_sent"][seat] += 1
+        else:
+            state.hunters[seat][o.b] = state.hunters[seat].get(o.b, 0) + 1
+            if o.b >= TPLACE and owner(state, o.b - TPLACE) == seat:
+                state.stats["guards"][seat] += 1
     elif kind == "breed":  # line 26
         t = data.tcards[o.a]
         if o.c < 0 or not t.either:  # the energy (line 26); with 'either' the elders instead

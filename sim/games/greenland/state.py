@@ -52,7 +52,8 @@ class Option(NamedTuple):
     hunt: a = biome card (a colonist on a New World card).
     guard / raid: a = TPLACE + tableau card (lines 52-53).  alpha: a = card for the Alpha.
     promote: a = rank index 0-5.  done: nothing more this phase.
-    move: a = from card, b = to card (sun-stone).  stay / withdraw: a = contested card.
+    move: a = from card, b = to card, or -1 - rank for a promotion; c = 1 the Alpha (sun-stone, line 54).
+    stay / withdraw: a = contested card.
     attack: a = card, b = target seat.  defend: a = card, b = 1 to spend iron (iron rule), c = attacker.
     roll: a = card, b = flags (1 use the Alpha's automatic hit, 2 spend iron to cancel casualties).
     reroll: a = card, b = the face of the die to roll again (line 71).  keep: a = card, the dice are final.
