@@ -101,7 +101,7 @@ def run_command(
         typer.Option("--rule", help="Rule switch NAME=VALUE (repeatable; see `skald rules`)."),
     ] = None,
     data: Annotated[
-        Path | None, typer.Option("--data", help="Component data file instead of the packaged one.")
+        Path | None, typer.Option("--data", help="Component data file or folder instead of the packaged one.")
     ] = None,
     max_decisions: Annotated[
         int | None, typer.Option("--max-decisions", help="Truncate a game after this many decisions.")

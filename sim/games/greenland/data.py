@@ -1,8 +1,9 @@
 """Load and check Greenland's component data: one TOML file per kind the rulebook text lacks.
 
 The packaged data is the folder ``data/`` (setup, dice, hunt, elders, events, inventions, biomes,
-scoring). ``skald run --data FILE`` takes one TOML file holding every kind's tables (the eight files
-concatenated, in any order); ``load`` also reads a folder laid out like ``data/``. Every value is marked
+scoring). ``--data`` takes either a folder laid out like ``data/`` (the eight kind files; a missing one is
+a one-line error naming it) or one TOML file holding every kind's tables (the eight files concatenated, in
+any order). Every value is marked
 ``source = "printed"`` with ``ref`` or ``source = "reconstructed"`` with ``reason``;
 ``GreenlandData.reconstructed`` lists the latter.
 """
@@ -532,6 +533,12 @@ def load(path: str | Path | None = None) -> GreenlandData:
     folder = Path(path) if path is not None else DEFAULT_DIR
     if not folder.is_dir():
         raise SkaldError(f"cannot read data {str(folder)!r}: neither a file nor a folder")
+    missing = [f"{kind}.toml" for kind in KINDS if not (folder / f"{kind}.toml").is_file()]
+    if missing:
+        raise SkaldError(
+            f"data folder {str(folder)!r} lacks {', '.join(missing)} (a Greenland data folder holds one file"
+            f" per kind: {', '.join(k + '.toml' for k in KINDS)})"
+        )
     digest = hashlib.sha1()
     for kind in KINDS:
 
