@@ -324,6 +324,8 @@ def load_data_file(
     ``build`` rejects becomes a one-line ``SkaldError`` naming the file.
     """
     path = Path(path) if path else default
+    if path.is_dir():
+        raise SkaldError(f"data file {str(path)!r} is a folder (this game reads one TOML file)")
     try:
         raw = path.read_bytes()
         doc = tomllib.loads(raw.decode("utf-8"))

@@ -67,7 +67,7 @@ def plan_from_manifest(folder: Path, manifest: dict[str, Any]) -> RunPlan:
     """The run's plan, rebuilt from its manifest; refuses data or rules that changed since."""
     config = manifest["config"]
     data = (config.get("data") or {}).get("path")
-    if data is not None and not Path(data).is_file():
+    if data is not None and not Path(data).exists():
         raise SkaldError(
             f"the run used the data file {data!r}, which is not found from here"
             " (replay from the folder the run was started in)"

@@ -500,8 +500,8 @@ def make_plan(
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
     resolved = rulebook.resolve(obj, rules or {})
-    if data is not None and not Path(data).is_file():
-        raise SkaldError(f"data file {str(data)!r} not found (give a readable component data file)")
+    if data is not None and not Path(data).exists():
+        raise SkaldError(f"data file {str(data)!r} not found (give a readable component data file or folder)")
     if on_error not in ON_ERROR:
         raise SkaldError(f"unknown --on-error {on_error!r} (allowed: {', '.join(ON_ERROR)})")
     loaded = _load_data(obj, data)

@@ -200,10 +200,6 @@ def test_cli_runs_with_data_file_or_folder(tmp_path, form):
         "--out",
         str(out),
     )
-    if form == "folder" and "not found" in r.stderr:
-        pytest.xfail(
-            "the core runner accepts only a data file (sim/runner.py make_plan: Path(data).is_file())"
-        )
     assert r.returncode == 0, r.stderr
     assert (out / "manifest.json").exists()
 
