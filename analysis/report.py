@@ -30,6 +30,7 @@ from analysis import graenaland, knarr
 from analysis.runs import Runs, open_runs
 from analysis.sections import general, mainland
 from analysis.sections import graenaland as graenaland_report
+from analysis.sections import greenland as greenland_report
 from analysis.sections import knarr as knarr_report
 from analysis.sections.blocks import Section
 from sim.errors import SkaldError
@@ -51,6 +52,7 @@ def build_sections(runs: Runs) -> list[Section]:
     sections += [general.strength_section(runs), general.curves_section(runs)]
     sections += graenaland_report.graenaland_sections(runs)
     sections += knarr_report.knarr_sections(runs)
+    sections += greenland_report.greenland_sections(runs)
     variants = general.variants_section(runs)
     if variants is not None:
         sections.append(variants)
