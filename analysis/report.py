@@ -7,8 +7,9 @@ charts as PNG files beside it (``<stem>-NN-<section>.png``).
 Sections answer one question each, with a chart, tables and one sentence read off the numbers;
 sections whose records are absent are left out (each game's own sections appear with its records).
 They live in ``analysis.sections``: ``general`` for any game, one module per game, and ``blocks``
-for the charts, tables and number formats they share; this module orders them and writes the file.  The head of the report lists every run's configuration and seed, package versions,
-and which component data values are reconstructed rather than printed.  The template is
+for the charts, tables and number formats they share; this module orders them and writes the file.
+The head of the report lists every run's configuration and seed, package versions, and which
+component data values are reconstructed rather than printed.  The template is
 rendered by jinja2 with autoescaping on, so every name from the records (strategies, folders,
 rule values) is escaped.
 """
