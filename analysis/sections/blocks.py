@@ -103,7 +103,6 @@ def players_words(n: int) -> str:
     return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n)) + "-player"
 
 
-
 def unavailable(sid: str, title: str, question: str, exc: Exception) -> Section:
     """A section saying why the records cannot answer it (a new game's records may lack a column)."""
     return Section(sid, title, question, f"Not available from these records: {exc}")
@@ -135,16 +134,22 @@ def variant_words(variant: str) -> str:
     return "" if variant == "defaults" else f" ({variant})"
 
 
-def tests_table(title: str, tests: pl.DataFrame, label: str) -> Table:
+def tests_table(
+    title: str, tests: pl.DataFrame, label: str, *, by_game: bool = False, ties: bool = False
+) -> Table:
+    """The equal-chances tests of ``balance.balance_tests``: chi-square and G-test p, Balance and
+    the first ``label``'s advantage with intervals; ``by_game`` adds the game, ``ties`` the tie games."""
     return table(
         title,
         tests,
         [
+            *([("game", col("game"))] if by_game else []),
             ("players", col("players")),
             ("variant", col("variant")),
             ("strategy mix", col("mix")),
             ("decided games", col("decided")),
             ("truncated", col("truncated")),
+            *([("tie games", col("tie_games"))] if ties else []),
             ("chi-square p", col("chi2_p", pval)),
             ("G-test p", col("g_p", pval)),
             (

@@ -19,6 +19,7 @@ from analysis.sections.blocks import (
     players_words,
     pval,
     table,
+    tests_table,
 )
 
 # --------------------------------------------------------------------------- sections
@@ -60,33 +61,12 @@ def seat_section(
             )
         ],
         tables=[
-            table(
+            tests_table(
                 "Tests of equal chances, Balance and first-player advantage",
                 tests,
-                [
-                    ("game", col("game")),
-                    ("players", col("players")),
-                    ("variant", col("variant")),
-                    ("strategy mix", col("mix")),
-                    ("decided games", col("decided")),
-                    ("truncated", col("truncated")),
-                    ("tie games", col("tie_games")),
-                    ("chi-square p", col("chi2_p", pval)),
-                    ("G-test p", col("g_p", pval)),
-                    (
-                        "Balance [95%]",
-                        lambda r: (
-                            f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3)
-                        ),
-                    ),
-                    (
-                        f"first {label} advantage [95%]",
-                        lambda r: (
-                            f"{100 * r['first_advantage']:+.1f} pp "
-                            + interval(r["first_adv_low"], r["first_adv_high"], as_pct=True)
-                        ),
-                    ),
-                ],
+                label,
+                by_game=True,
+                ties=True,
             ),
             table(
                 f"Win rate by {label}",
@@ -117,7 +97,6 @@ def seat_section(
             "chi-square and G p-values are only rough.",
         ],
     )
-
 
 
 def strength_section(runs: Runs) -> Section:
@@ -331,7 +310,6 @@ def variants_section(runs: Runs) -> Section | None:
             "seat wins); game length: Welch t test, Cohen's d; truncated rate: two-proportion z, Cohen's h."
         ],
     )
-
 
 
 def precision_section(runs: Runs) -> Section:

@@ -19,8 +19,8 @@ from analysis.sections.blocks import (
     p_is,
     pct,
     players_words,
-    pval,
     table,
+    tests_table,
     unavailable,
     variant_column,
 )
@@ -111,32 +111,8 @@ def knarr_seat_section(k: Runs) -> Section:
                     ("mean score", col("mean_score", lambda x: num(x, 1))),
                 ],
             ),
-            table(
-                "Tests of equal seat chances, Balance and first-seat advantage",
-                tests,
-                [
-                    ("players", col("players")),
-                    ("variant", col("variant")),
-                    ("strategy mix", col("mix")),
-                    ("decided games", col("decided")),
-                    ("truncated", col("truncated")),
-                    ("tie games", col("tie_games")),
-                    ("chi-square p", col("chi2_p", pval)),
-                    ("G-test p", col("g_p", pval)),
-                    (
-                        "Balance [95%]",
-                        lambda r: (
-                            f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3)
-                        ),
-                    ),
-                    (
-                        "first seat advantage [95%]",
-                        lambda r: (
-                            f"{100 * r['first_advantage']:+.1f} pp "
-                            + interval(r["first_adv_low"], r["first_adv_high"], as_pct=True)
-                        ),
-                    ),
-                ],
+            tests_table(
+                "Tests of equal seat chances, Balance and first-seat advantage", tests, "seat", ties=True
             ),
         ],
         notes=[
