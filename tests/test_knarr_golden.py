@@ -7,18 +7,15 @@ Regenerate the golden files after an intended rule change with
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import polars as pl
 import pytest
 
 from sim.games import get_game
 from sim.runner import RunConfig, play_game, run
-from sim.tables import TurnLog
 from strategies.registry import parse_spec
+from tests.golden_kit import assert_matches_golden, golden_lines, parquet_parts
 
-GOLDEN = Path(__file__).parent / "golden"
 CASES = {
     "knarr-3p-seed2026.jsonl": (3, {}, ["greedy", "collector", "trader"]),
     "knarr-skali-4p-seed2026.jsonl": (4, {"skali": True}, ["greedy", "hoarder", "architect", "random"]),
@@ -27,27 +24,12 @@ CASES = {
 
 
 def _golden_lines(n, rules, strategies) -> list[str]:
-    game = get_game("knarr")
-    specs = [parse_spec(s, "knarr") for s in strategies]
-    log = TurnLog()
-    outcome = play_game(game, n, rules, game.load_data(None), 2026, specs, game.default_max_decisions, log)
-    lines = [
-        json.dumps({"turn": t, "seat": s, "kind": k, "fields": list(f), "scores": list(sc)})
-        for t, s, k, f, sc in zip(log.turn, log.seat, log.kind, log.fields, log.scores, strict=True)
-    ]
-    lines.append(json.dumps({"scores": outcome.result.scores, "winners": outcome.result.winners}))
-    return lines
+    return golden_lines("knarr", n, rules, strategies)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_game_turn_log_is_unchanged(name):
-    lines = _golden_lines(*CASES[name])
-    if os.environ.get("SKALD_REGEN_GOLDEN"):
-        (GOLDEN / name).write_text("\n".join(lines) + "\n")
-    stored = (GOLDEN / name).read_text().splitlines()
-    assert len(lines) == len(stored)
-    for i, (now, then) in enumerate(zip(lines, stored, strict=True)):
-        assert now == then, f"decision {i} differs from the golden log"
+    assert_matches_golden(_golden_lines(*CASES[name]), name)
 
 
 def test_golden_games_play_the_main_kinds_of_decision():
@@ -55,10 +37,6 @@ def test_golden_games_play_the_main_kinds_of_decision():
     for case in CASES.values():
         kinds |= {json.loads(line).get("kind") for line in _golden_lines(*case)}
     assert {"recruit", "explore", "trade", "end", "develop"} <= kinds
-
-
-def _parts(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
 
 
 def test_jobs_1_and_2_write_byte_identical_records(tmp_path):
@@ -75,7 +53,7 @@ def test_jobs_1_and_2_write_byte_identical_records(tmp_path):
     )
     run(RunConfig(**common, jobs=1, out=tmp_path / "a"))
     run(RunConfig(**common, jobs=2, out=tmp_path / "b"))
-    a, b = _parts(tmp_path / "a"), _parts(tmp_path / "b")
+    a, b = parquet_parts(tmp_path / "a"), parquet_parts(tmp_path / "b")
     assert a and a == b
 
 

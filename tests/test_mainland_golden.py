@@ -7,50 +7,29 @@ Regenerate the golden file after an intended rule change with
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import polars as pl
 
 from sim.games import get_game
 from sim.runner import RunConfig, play_game, run
-from sim.tables import TurnLog
 from strategies.registry import parse_spec
+from tests.golden_kit import assert_matches_golden, golden_lines, parquet_parts
 
-GOLDEN = Path(__file__).parent / "golden" / "mainland-4p-seed2026.jsonl"
+NAME = "mainland-4p-seed2026.jsonl"
 STRATEGIES = ["greedy", "builder", "raider", "random"]
 
 
 def _golden_lines() -> list[str]:
-    game = get_game("mainland")
-    specs = [parse_spec(s, "mainland") for s in STRATEGIES]
-    log = TurnLog()
-    outcome = play_game(game, 4, {}, game.load_data(None), 2026, specs, game.default_max_decisions, log)
-    lines = [
-        json.dumps({"turn": t, "seat": s, "kind": k, "fields": list(f), "scores": list(sc)})
-        for t, s, k, f, sc in zip(log.turn, log.seat, log.kind, log.fields, log.scores, strict=True)
-    ]
-    lines.append(json.dumps({"scores": outcome.result.scores, "winners": outcome.result.winners}))
-    return lines
+    return golden_lines("mainland", 4, {}, STRATEGIES)
 
 
 def test_golden_game_turn_log_is_unchanged():
-    lines = _golden_lines()
-    if os.environ.get("SKALD_REGEN_GOLDEN"):
-        GOLDEN.write_text("\n".join(lines) + "\n")
-    stored = GOLDEN.read_text().splitlines()
-    assert len(lines) == len(stored)
-    for i, (now, then) in enumerate(zip(lines, stored, strict=True)):
-        assert now == then, f"decision {i} differs from the golden log"
+    assert_matches_golden(_golden_lines(), NAME)
 
 
 def test_golden_game_plays_every_kind_of_turn():
     kinds = {json.loads(line).get("kind") for line in _golden_lines()}
     assert {"camp", "keep", "replace", "place", "pass"} <= kinds
-
-
-def _parts(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
 
 
 def test_jobs_1_and_2_write_byte_identical_records(tmp_path):
@@ -59,7 +38,7 @@ def test_jobs_1_and_2_write_byte_identical_records(tmp_path):
                   seed=11, chunk_size=2, progress=False)
     run(RunConfig(**common, jobs=1, out=tmp_path / "a"))
     run(RunConfig(**common, jobs=2, out=tmp_path / "b"))
-    a, b = _parts(tmp_path / "a"), _parts(tmp_path / "b")
+    a, b = parquet_parts(tmp_path / "a"), parquet_parts(tmp_path / "b")
     assert len(a) == 15 and a == b
 
 
