@@ -2,9 +2,10 @@
 
 All of them see only their seat's view (``sim.games.greenland.view.GreenlandView``) and rate every legal
 option by one shared one-ply valuation: a hunt by its chance of success (binomial over the dice, with the
-Alpha's automatic hit and re-rolls counted as extra dice) times the reward, less the Hunters the bloody
-faces are expected to kill; an elder by its rank's use for the generations left; energy by the fuel upkeep
-still due. The archetypes change the weights:
+Alpha's automatic hit and re-rolls counted as extra dice, at most one per rolled die) times the reward, less
+the Hunters the bloody faces are expected to kill; an elder by its rank's use for the generations left;
+energy by the fuel upkeep still due (``reserve``: energy kept back over it; a promotion that would leave
+the upkeep short costs a life). The archetypes change the weights:
 
 * ``spreader``: a hunter that spreads widely and takes risks: lives are cheap, every new card is worth a
   bonus, Mariners and colonists are sought, iron is never spent on a hunt.
@@ -58,6 +59,7 @@ class GreenlandBase(Strategy):
         "breed_margin": (int, 1),
         "convert_at": (int, 99),
         "stand": (float, 1.0),
+        "reserve": (int, 0),
     }
 
     _ew_for: Any = None
@@ -107,7 +109,7 @@ class GreenlandBase(Strategy):
     def energy_w(self, v: GreenlandView) -> float:
         """Energy's worth now: a life when the fuel upkeep is short (cached per decision)."""
         if self._ew_for is not v:
-            short = self.upkeep_due(v) - v.energy[v.seat]
+            short = self.upkeep_due(v) + self.reserve - v.energy[v.seat]
             self._ew = max(self.energy, 0.9 * self.life) if short > 0 else self.energy
             self._ew_for = v
         return self._ew
@@ -148,7 +150,7 @@ class GreenlandBase(Strategy):
         hits, bloody, need, _ = self.faces(v, card)
         p = len(hits) / 6
         q = len(bloody) / 6
-        extra = self.rerolls(v, v.data.biomes[card].type)
+        extra = min(self.rerolls(v, v.data.biomes[card].type), n)  # a re-roll needs a rolled die (line 71)
         ps = p_at_least(n + extra, p, need - alpha)
         others = sum(
             1 for s in range(v.n_players) if s != v.seat and (v.hunters[s].get(card, 0) or v.alpha[s] == card)
@@ -182,7 +184,10 @@ class GreenlandBase(Strategy):
             use = RANK_USE[o.a] * self.elder * self.gens_left(v) / (1 + v.elders[s][o.a])
             if o.a == 5:  # a Mariner opens the other row and the New World
                 use *= 1.0 + self.spread
-            return use - self.energy_w(v) - 0.2 * self.life
+            cost = int(v.data.setup["promotion_energy"])
+            if v.energy[s] - cost < self.upkeep_due(v) + self.reserve:  # the fuel upkeep would take a life
+                return use - cost * self.energy_w(v) - 1.2 * self.life
+            return use - cost * self.energy_w(v) - 0.2 * self.life
         if k == "move":  # line 54: the gain where it goes, less the loss where it was
             if o.c == 1:
                 n_src, n_dst = self.my_on(v, o.a), self.my_on(v, o.b)
@@ -359,7 +364,7 @@ class GreenlandBase(Strategy):
         """Phases H and I: breed, pacify, elder actions, conversion."""
         s = v.seat
         d: GreenlandData = v.data
-        spare = v.energy[s] - self.upkeep_due(v)
+        spare = v.energy[s] - self.upkeep_due(v) - self.reserve
         best, best_v = options[-1], 0.0
         for raw in options:
             o = Option(*raw)
@@ -409,9 +414,11 @@ class GreenlandBase(Strategy):
 
 
 class GreedyStrategy(GreenlandBase):
-    """The shared valuation with balanced weights."""
+    """The shared valuation with balanced weights: a dead Hunter comes back as a baby from Valhalla, so a
+    life is worth less than the base's cautious 2.5, and a card of one's own a little more."""
 
     name = "greedy"
+    params = {**GreenlandBase.params, "life": (float, 1.8), "spread": (float, 0.3)}
 
 
 class SpreaderStrategy(GreenlandBase):
@@ -436,7 +443,7 @@ class ElderStrategy(GreenlandBase):
     name = "elder"
     params = {
         **GreenlandBase.params,
-        "life": (float, 3.0),
+        "life": (float, 2.4),
         "risk": (float, 1.25),
         "elder": (float, 1.8),
         "iron_hunt": (float, 1.5),
