@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
 
@@ -221,7 +222,7 @@ class Greenland:
             doc[key] = [{str(c): k for c, k in d.items()} for d in getattr(state, key)]
         doc["hunts"] = [list(h) for h in state.hunts]
         doc["log"] = [list(x) for x in state.log]
-        return doc
+        return copy.deepcopy(doc)  # a snapshot: nothing shared with the live state
 
     def from_dict(self, doc: dict[str, Any]) -> GreenlandState:
         path = doc["data_path"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
 
@@ -183,7 +184,7 @@ class Knarr:
         doc["rng"] = state.rng.bit_generator.state
         doc["data_path"] = state.data.path  # type: ignore[attr-defined]
         doc["artifacts"] = list(state.artifacts)
-        return doc
+        return copy.deepcopy(doc)  # a snapshot: nothing shared with the live state
 
     def from_dict(self, doc: dict[str, Any]) -> KnarrState:
         path = doc["data_path"]
