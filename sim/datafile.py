@@ -1,8 +1,8 @@
 """Reading a game's component data file (TOML) with one-line errors for the user.
 
 Every game describes its file once, declaratively, with the small checks below (``integer``,
-``boolean``, ``text``, ``array``, ``mapping``, ``table``, ``entry``, ``tables``); ``load_data_file``
-reads the file, checks it against that schema and hands the checked document to the game's
+``boolean``, ``text``, ``array``, ``fixed``, ``mapping``, ``table``, ``entry``, ``tables``);
+``load_data_file`` reads the file, checks it against that schema and hands the checked document to the game's
 builder, which checks what spans tables (references between them, totals) with ``fail``.
 
 A problem is one ``SkaldError`` line naming the file, the table/key path, what is wrong and what
@@ -171,6 +171,25 @@ def array(
             item(x, f"{where}[{i}]", reading)
         if rising and any(b < a for a, b in zip(value, value[1:], strict=False)):
             fail(where, f"got {value!r}"[:80], "values that never decrease")
+
+    return check
+
+
+def fixed(*items: Check, shape: str | None = None) -> Check:
+    """A list of exactly ``len(items)`` values, the i-th passing ``items[i]`` (a mixed-type pair such as
+    ``["sea", 1]``: ``fixed(text(TYPES), integer(1, 6), shape="[biome type, count]")``).
+
+    ``shape`` names the parts in the allowed-values text (``a list of 2: [biome type, count]``).
+    """
+    if not items:
+        raise ValueError("fixed() needs at least one item check")
+    allowed = f"a list of {len(items)}" + (f": {shape}" if shape else "")
+
+    def check(value: Any, where: str, reading: Reading) -> None:
+        if not isinstance(value, list) or len(value) != len(items):
+            fail(where, f"got {describe(value)}", allowed)
+        for i, (item, x) in enumerate(zip(items, value, strict=True)):
+            item(x, f"{where}[{i}]", reading)
 
     return check
 

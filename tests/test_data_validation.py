@@ -10,6 +10,7 @@ checked one by one below the fuzzing.
 from __future__ import annotations
 
 import re
+import shutil
 import string
 import tomllib
 from collections.abc import Callable
@@ -22,21 +23,55 @@ from hypothesis import strategies as st
 
 from sim.errors import SkaldError
 from sim.games import get_game
-from tests.test_scale_fuzz import FUZZ, assert_clean_refusal, dump_data, invoke, run_with_data
+from tests.test_scale_fuzz import (
+    FOLDER_KINDS,
+    FUZZ,
+    assert_clean_refusal,
+    dump_data,
+    invoke,
+    merged_kinds,
+    run_with_data,
+    run_with_folder,
+)
 
-#: game -> (players for a run, packaged data file)
+#: game -> (players for a run, packaged data file, or folder of kind files: Greenland)
 GAMES = {
     "mainland": (2, Path("sim/games/mainland/data/mainland.toml")),
     "graenaland": (3, Path("sim/games/graenaland/data/graenaland.toml")),
     "knarr": (2, Path("sim/games/knarr/data/knarr.toml")),
+    "greenland": (2, Path("sim/games/greenland/data")),
 }
 #: keys a game's file may leave out (the last key of the path)
-OPTIONAL_KEYS = {"mainland": set(), "graenaland": {"mark", "victory_cards"}, "knarr": {"expansion"}}
+OPTIONAL_KEYS = {
+    "mainland": set(),
+    "graenaland": {"mark", "victory_cards"},
+    "knarr": {"expansion"},
+    # the daughter's and animals' optional fields, an invention's effects, a biome's hostile side; "row"
+    # only a New World card needs (the builder's error: "a New World card needs its row")
+    "greenland": {
+        "either",
+        "raid_hits",
+        "raid_bloody",
+        "sled",
+        "transport",
+        "modifier",
+        "reroll",
+        "sun_stone",
+        "winter_free",
+        "attack",
+        "vp",
+        "hand",
+        "row",
+        "need_hostile",
+        "bloody_hostile",
+    },
+}
 #: tables whose keys are a free choice among known names (resource = count): one may go
 FREE_TABLES = {
     "mainland": set(),
     "graenaland": {("costs", "*", "value"), ("decks", "*", "value"), ("pieces", "*", "village")},
     "knarr": {("vikings", "*", "counts")},
+    "greenland": set(),  # every table's keys are fixed (the four tribes are all required)
 }
 WORD = st.text(alphabet=string.ascii_letters, min_size=1, max_size=6)
 SOME_DICT = st.dictionaries(WORD, st.integers(0, 9), min_size=1, max_size=2)
@@ -50,8 +85,23 @@ WRONG_FOR: dict[type, st.SearchStrategy[Any]] = {
 
 
 def packaged(game: str) -> dict[str, Any]:
-    """The game's packaged data document."""
+    """The game's packaged data document (a folder's kind files merged into one)."""
+    if game in FOLDER_KINDS:
+        return merged_kinds(GAMES[game][1], FOLDER_KINDS[game])
     return tomllib.loads(GAMES[game][1].read_text(encoding="utf-8"))
+
+
+def packaged_text(game: str) -> str:
+    """The game's packaged data as the text of one file (a folder's kind files concatenated, in order)."""
+    if game in FOLDER_KINDS:
+        folder = GAMES[game][1]
+        return "\n".join((folder / f"{kind}.toml").read_text(encoding="utf-8") for kind in FOLDER_KINDS[game])
+    return GAMES[game][1].read_text(encoding="utf-8")
+
+
+def plain_names(names: tuple[str, ...] | list[str]) -> list[str]:
+    """Reconstructed-value names without the ``kind:`` prefix a data folder adds (``dice:die.alpha_face``)."""
+    return [name.partition(":")[2] or name for name in names]
 
 
 def key_paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -133,14 +183,19 @@ def test_packaged_data_loads_and_round_trips(game: str, tmp_path: Path) -> None:
     copy = tmp_path / "copy.toml"
     copy.write_text(dump_data(doc), encoding="utf-8")
     again = obj.load_data(str(copy))
-    assert again.reconstructed == data.reconstructed
+    assert plain_names(again.reconstructed) == plain_names(data.reconstructed)
+    assert (again.reconstructed == data.reconstructed) == (game not in FOLDER_KINDS)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_run_on_a_copy_of_the_packaged_file(game: str, tmp_path: Path) -> None:
     players, path = GAMES[game]
     data = tmp_path / "data.toml"
-    data.write_bytes(path.read_bytes())
+    if path.is_dir():
+        data = tmp_path / "data"
+        shutil.copytree(path, data)
+    else:
+        data.write_bytes(path.read_bytes())
     out = tmp_path / "out"
     args = ["run", game, "--players", str(players), "--games", "1", "--strategies", "random", "--jobs", "1"]
     code, _, err = invoke(
@@ -176,7 +231,7 @@ def test_one_bad_field_is_a_one_line_error(game: str) -> None:
 # --------------------------------------------------------------------------- chosen wrong values
 
 
-G, M, K = "graenaland", "mainland", "knarr"
+G, M, K, GL = "graenaland", "mainland", "knarr", "greenland"
 WHEAT_REASON = 'reason = "resource card: wheat with its land"'
 VIKING_REF = 'ref = "knarr.md A.2 Viking'
 #: (game, text in the packaged file, its replacement, part of the error)
@@ -220,13 +275,41 @@ CASES = [
     (K, "coins_start = { value = 1,", "coins_start = { value = 4,", "skali.coins_start"),
     (K, 'rows_source = "printed"', 'rows_source = "printed"\nrows_colour = "red"', "unknown key rows_colour"),
     (K, "id = 2\n", "id = 1\n", "duplicate id 1"),
+    (GL, 'name = "pony"\nenergy = 1', 'name = "pony"\nenergy = "1"',
+     "animals.pony.energy: got the string '1'; allowed: a whole number 0..20"),
+    (GL, "attrition_before_rewards = { value = true,", 'attrition_before_rewards = { value = "yes",',
+     "hunt.attrition_before_rewards.value: got the string 'yes'; allowed: true or false"),
+    (GL, "sides = { value = 6,", "sides = { value = 7,",
+     "die.sides.value: got 7; allowed: a whole number 2..6"),
+    (GL, 'reroll = [["sea", 1]]\nactions', 'reroll = [["sea", "1"]]\nactions',
+     "ranks.2.reroll[0][1]: got the string '1'; allowed: a whole number 1..6"),
+    (GL, 'reroll = [["sea", 1]]\nactions', 'reroll = [["sea"]]\nactions',
+     "ranks.2.reroll[0]: got a list of 1; allowed: a list of 2: [biome type, re-rolls]"),
+    (GL, 'reroll = [["sea", 1]]\nsource', 'reroll = [["ice", 1]]\nsource',
+     "inventions.Kayak.reroll[0][0]: got the string 'ice'; allowed: one of land, sea, iron"),
+    (GL, 'reroll = [["land", 1]]', 'reroll = ["land", 1]',
+     "animals.sheep.reroll[0]: got the string 'land'; allowed: a list of 2: [biome type, re-rolls]"),
+    (GL, 'modifier = [["sea", 3]]', 'modifier = [["sea", 0]]',
+     "modifier[0][1]: got 0; allowed: a whole number 1..6"),
+    (GL, 'animals = ["reindeer", "lappget"]', 'animals = ["reindeer", "moose"]',
+     "tribes.sami.animals: unknown animal 'moose'"),
+    (GL, 'icons = ["plague", "elder_death"]', 'icons = ["plague", "flood"]',
+     "events.Fever.icons: unknown icon 'flood'"),
+    (GL, 'name = "goat"', 'name = "sheep"', "animals.sheep: duplicate name 'sheep'"),
+    (GL, "[daughter]\n", '[daughter]\ncolour = "red"\n', "daughter: unknown key colour; allowed: energy,"),
+    (GL, "[hunt]\n", "[hunt]\nweather = { value = 1 }\n", "hunt: unknown key weather"),
+    (GL, ", ref = \"greenland-third-edition.txt:11 'Reveal the top six cards'\"", "",
+     "setup.row_size: needs source: source = 'printed' needs a ref, got none"),
+    (GL, 'source = "printed"\nref = "greenland-third-edition.txt:3,13',
+     'source = "printed"\nreason = "greenland-third-edition.txt:3,13', "tribes.tunit: needs source"),
+    (GL, 'row = "north"\n', "", "biomes.Markland: a New World card needs its row"),
 ]
 # fmt: on
 
 
 @pytest.mark.parametrize("game,old,new,fragment", CASES)
 def test_chosen_wrong_values(game: str, old: str, new: str, fragment: str, tmp_path: Path) -> None:
-    text = GAMES[game][1].read_text(encoding="utf-8")
+    text = packaged_text(game)
     assert old in text, old
     path = tmp_path / "bad.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -234,14 +317,46 @@ def test_chosen_wrong_values(game: str, old: str, new: str, fragment: str, tmp_p
         get_game(game).load_data(str(path))
     message = str(info.value)
     assert "\n" not in message and fragment in message and str(path) in message, message
+    if game in FOLDER_KINDS:  # the same change in a copy of the data folder names the kind file
+        folder = tmp_path / "data"
+        shutil.copytree(GAMES[game][1], folder)
+        kind = next(
+            k for k in FOLDER_KINDS[game] if old in (folder / f"{k}.toml").read_text(encoding="utf-8")
+        )
+        kind_file = folder / f"{kind}.toml"
+        kind_file.write_text(kind_file.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(SkaldError) as info:
+            get_game(game).load_data(str(folder))
+        message = str(info.value)
+        assert "\n" not in message and fragment in message and str(kind_file) in message, message
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_refusals_through_the_command_line(game: str) -> None:
     """One chosen case per game through ``skald run``: exit 2, one line, nothing written."""
     _, old, new, fragment = next(c for c in CASES if c[0] == game)
-    err = refused(game, GAMES[game][1].read_text(encoding="utf-8").replace(old, new, 1))
+    err = refused(game, packaged_text(game).replace(old, new, 1))
     assert fragment in err, err
+
+
+@pytest.mark.parametrize("kind", FOLDER_KINDS["greenland"])
+@pytest.mark.parametrize("how", ["malformed", "missing"])
+def test_a_data_folder_names_its_broken_or_missing_kind_file(kind: str, how: str) -> None:
+    """``skald run greenland --data FOLDER`` with one kind file malformed (an unknown top-level key) or
+    missing: exit 2, one line naming that file, no output folder."""
+    folder = GAMES["greenland"][1]
+    files = {f"{k}.toml": (folder / f"{k}.toml").read_bytes() for k in FOLDER_KINDS["greenland"]}
+    if how == "missing":
+        del files[f"{kind}.toml"]
+    else:
+        files[f"{kind}.toml"] = b"bogus_key = 1\n" + files[f"{kind}.toml"]
+    code, out, err, tmp_folder, tmp = run_with_folder("greenland", files)
+    with tmp:
+        assert_clean_refusal(code, out, err, tmp_folder)
+    if how == "missing":
+        assert f"lacks {kind}.toml" in err, err
+    else:
+        assert f"{kind}.toml' is malformed: (top level): unknown key bogus_key; allowed: " in err, err
 
 
 def test_every_message_is_one_line_even_for_odd_keys(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import string
 import tempfile
 import tomllib
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 
 from sim.cli import main
 from sim.games import get_game
+from sim.games.greenland.data import KINDS as GREENLAND_KINDS
 from strategies.registry import BUILTIN
 
 #: examples per fuzz test (SKALD_FUZZ_EXAMPLES=500 for a longer search)
@@ -364,7 +366,37 @@ DATA = {
     "mainland": (get_game("mainland"), 2, "sim/games/mainland/data/mainland.toml"),
     "graenaland": (get_game("graenaland"), 3, "sim/games/graenaland/data/graenaland.toml"),
     "knarr": (get_game("knarr"), 2, "sim/games/knarr/data/knarr.toml"),
+    # a folder of one file per kind; the single-file form is the eight files merged (``data_doc``)
+    "greenland": (get_game("greenland"), 2, "sim/games/greenland/data"),
 }
+#: game -> the kind files of a game whose packaged data is a folder
+FOLDER_KINDS = {"greenland": GREENLAND_KINDS}
+
+
+def merged_kinds(folder: Path, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """One document holding every kind file of ``folder`` (their top-level keys must be distinct)."""
+    doc: dict[str, Any] = {}
+    for kind in kinds:
+        part = tomllib.loads((folder / f"{kind}.toml").read_text(encoding="utf-8"))
+        clash = sorted(set(part) & set(doc))
+        assert not clash, f"{kind}.toml repeats the top-level keys {clash}"
+        doc.update(part)
+    return doc
+
+
+def data_doc(game: str) -> dict[str, Any]:
+    """The game's packaged data as one document (a folder's kind files merged)."""
+    path = Path(DATA[game][2])
+    if game in FOLDER_KINDS:
+        return merged_kinds(path, FOLDER_KINDS[game])
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def data_bytes(game: str) -> bytes:
+    """The packaged data as the bytes of one file (a folder's kinds merged, written by ``dump_data``)."""
+    if game in FOLDER_KINDS:
+        return dump_data(data_doc(game)).encode("utf-8")
+    return Path(DATA[game][2]).read_bytes()
 
 
 def leaves(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -403,8 +435,8 @@ def dump_data(doc: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("game", sorted(DATA))
 def test_the_data_writer_round_trips(game: str, tmp_path: Path) -> None:
-    obj, _, path = DATA[game]
-    doc = tomllib.loads(Path(path).read_text())
+    obj, _, _ = DATA[game]
+    doc = data_doc(game)
     assert tomllib.loads(dump_data(doc)) == doc
     (tmp_path / "d.toml").write_text(dump_data(doc))
     obj.load_data(str(tmp_path / "d.toml"))
@@ -443,8 +475,8 @@ def run_with_data(game: str, text: str | bytes) -> tuple[int, str, str, Path, te
 
 def required_sections(game: str) -> list[str]:
     """The top-level sections the game's loader cannot do without (found by leaving each one out)."""
-    obj, _, path = DATA[game]
-    doc = tomllib.loads(Path(path).read_text())
+    obj = DATA[game][0]
+    doc = data_doc(game)
     found = []
     with tempfile.TemporaryDirectory() as tmp:
         for section in doc:
@@ -460,16 +492,17 @@ def required_sections(game: str) -> list[str]:
 @st.composite
 def broken_data(draw: Callable[..., Any], game: str, required: list[str]) -> bytes:
     """Files that cannot be valid: not TOML, not UTF-8, or a required section gone or of the wrong kind."""
-    doc = tomllib.loads(Path(DATA[game][2]).read_text())
+    doc = data_doc(game)
     kind = draw(st.sampled_from(["bytes", "truncated", "section", "section-type"]))
     if kind == "bytes":
         return draw(st.binary(max_size=300))
     if kind == "truncated":
-        text = Path(DATA[game][2]).read_bytes()
+        text = data_bytes(game)
         cut = draw(st.integers(0, len(text) - 1))
         keep = text[:cut]
         lost = text[cut:].decode("utf-8", "replace")
-        assume(any(f"\n[{section}" in lost or f"\n[[{section}" in lost for section in required))
+        heads = ("\n[{}", "\n[[{}", '\n["{}"', '\n[["{}"')  # bare (packaged) or quoted (dump_data) headers
+        assume(any(head.format(section) in lost for head in heads for section in required))
         return keep
     section = draw(st.sampled_from(required))
     if kind == "section":
@@ -505,7 +538,7 @@ WRONG = st.one_of(
 
 @pytest.mark.parametrize("game", sorted(DATA))
 def test_data_values_of_the_wrong_kind_never_crash(game: str) -> None:
-    doc = tomllib.loads(Path(DATA[game][2]).read_text())
+    doc = data_doc(game)
     paths = leaves(doc)
 
     @FUZZ
@@ -530,5 +563,83 @@ def test_data_values_of_the_wrong_kind_never_crash(game: str) -> None:
                 assert code == 0, err
                 assert (folder / "runs" / "out" / "manifest.json").is_file()
                 assert not (folder / "runs" / "out.partial").exists()
+
+    check()
+
+
+# --------------------------------------------------------------------------- data folders (one file per kind)
+
+
+def run_with_folder(
+    game: str, files: dict[str, bytes]
+) -> tuple[int, str, str, Path, tempfile.TemporaryDirectory]:
+    """``skald run GAME --data FOLDER`` on a folder holding ``files`` (removed before this returns)."""
+    _, players, _ = DATA[game]
+    tmp = tempfile.TemporaryDirectory()
+    folder = Path(tmp.name)
+    data = folder / "data"
+    data.mkdir()
+    for name, blob in files.items():
+        (data / name).write_bytes(blob)
+    args = ["run", game, "--players", str(players), "--games", "1", "--strategies", "random", "--jobs", "1"]
+    args += ["--quiet", "--max-decisions", "300", "--data", str(data), "--out", str(folder / "runs" / "out")]
+    code, stdout, err = invoke(args)
+    shutil.rmtree(data)
+    return code, stdout, err, folder, tmp
+
+
+@st.composite
+def broken_kind_file(draw: Callable[..., Any], game: str) -> tuple[str, bytes | None]:
+    """(kind, its file's bytes or None for a missing file): one kind file that cannot be valid."""
+    kind = draw(st.sampled_from(FOLDER_KINDS[game]))
+    path = Path(DATA[game][2]) / f"{kind}.toml"
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    how = draw(st.sampled_from(["missing", "bytes", "truncated", "section", "section-type", "unknown"]))
+    if how == "missing":
+        return kind, None
+    if how == "bytes":
+        return kind, draw(st.binary(max_size=300))
+    if how == "truncated":  # cut before the first header of the file's last top-level key: that key is lost
+        text = path.read_bytes()
+        last = max(
+            min(i for i in (text.find(f"\n[{key}".encode()), text.find(f"\n[[{key}".encode())) if i >= 0)
+            for key in doc
+        )
+        return kind, text[: draw(st.integers(0, last))]
+    section = draw(st.sampled_from(sorted(doc)))
+    if how == "section":
+        del doc[section]
+    elif how == "section-type":
+        doc[section] = draw(st.one_of(st.integers(), TEXT, st.lists(st.integers(), max_size=3)))
+    else:
+        doc["bogus_" + draw(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=5))] = 1
+    return kind, dump_data(doc).encode("utf-8")
+
+
+@pytest.mark.parametrize("game", sorted(FOLDER_KINDS))
+def test_malformed_or_missing_kind_files_in_a_data_folder(game: str) -> None:
+    """--data FOLDER with one kind file broken or missing: exit 2, one line naming that file, no output."""
+    packaged = {
+        f"{kind}.toml": (Path(DATA[game][2]) / f"{kind}.toml").read_bytes() for kind in FOLDER_KINDS[game]
+    }
+
+    @FUZZ
+    @given(case=broken_kind_file(game))
+    def check(case: tuple[str, bytes | None]) -> None:
+        kind, blob = case
+        files = dict(packaged)
+        if blob is None:
+            del files[f"{kind}.toml"]
+        else:
+            files[f"{kind}.toml"] = blob
+        code, out, err, folder, tmp = run_with_folder(game, files)
+        with tmp:
+            assert_clean_refusal(code, out, err, folder)
+        assert f"{kind}.toml" in err, err
+        if blob is None:
+            assert f"lacks {kind}.toml" in err, err
+        else:
+            others = [name for name in files if name != f"{kind}.toml" and name in err]
+            assert not others, err
 
     check()

@@ -16,7 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.datafile import Check, array, boolean, entry, fail, integer, load_data_file, table, tables, text
+from sim.datafile import (
+    Check,
+    array,
+    boolean,
+    entry,
+    fail,
+    fixed,
+    integer,
+    load_data_file,
+    table,
+    tables,
+    text,
+)
 from sim.errors import SkaldError
 
 DEFAULT_DIR = Path(__file__).parent / "data"
@@ -136,13 +148,13 @@ class GreenlandData:
         return [c.id for c in self.tcards if c.kind == kind]
 
 
-def _any(value: Any, where: str, reading: Any) -> None:
-    """Any value (checked by the builder)."""
-
-
 FACE = integer(1, 6)
+FACES = array(FACE, max_size=6)  # a set of die faces ([] for none)
 TYPE = text(TYPES)
-PAIRS = array(array(text(), 2))  # [[biome type, n], ...] (checked in _pairs)
+#: [[biome type, re-rolls], ...] (line 71): each entry a mixed-type pair such as ["sea", 1]
+REROLLS = array(fixed(TYPE, integer(1, 6), shape="[biome type, re-rolls]"), max_size=6)
+#: [[biome type, face], ...] (line 72): dice showing that face become hits on that type
+MODIFIERS = array(fixed(TYPE, FACE, shape="[biome type, die face]"), max_size=6)
 SETUP_INTS = (
     "events_in_deck",
     "row_size",
@@ -189,7 +201,7 @@ FIELDS: dict[str, dict[str, Check]] = {
         ),
         "daughter": table(
             {"energy": integer(0, 20), "elders": integer(0, 6), "babies": integer(0, 18)},
-            {"either": boolean(), "raid_hits": array(FACE), "raid_bloody": array(FACE)},
+            {"either": boolean(), "raid_hits": FACES, "raid_bloody": FACES},
             sourced=True,
         ),
         "animals": tables(
@@ -200,9 +212,9 @@ FIELDS: dict[str, dict[str, Check]] = {
                     "elders": integer(0, 6),
                     "babies": integer(0, 18),
                     "sled": boolean(),
-                    "reroll": array(array(_any, 2)),
+                    "reroll": REROLLS,
                 },
-                {"raid_hits": array(FACE), "raid_bloody": array(FACE)},
+                {"raid_hits": FACES, "raid_bloody": FACES},
                 sourced=True,
             ),
             key="name",
@@ -212,11 +224,11 @@ FIELDS: dict[str, dict[str, Check]] = {
         "die": table(
             {
                 "sides": entry(integer(2, 6)),
-                "warm_hits": entry(array(FACE, min_size=1)),
-                "cold_hits": entry(array(FACE, min_size=1)),
+                "warm_hits": entry(array(FACE, min_size=1, max_size=6)),
+                "cold_hits": entry(array(FACE, min_size=1, max_size=6)),
                 "alpha_face": entry(FACE),
-                "cold_bloody": entry(array(FACE)),
-                "attack_hits": entry(array(FACE)),
+                "cold_bloody": entry(FACES),
+                "attack_hits": entry(FACES),
             }
         )
     },
@@ -252,7 +264,7 @@ FIELDS: dict[str, dict[str, Check]] = {
                     "rank": integer(1, N_RANKS),
                     "name": text(),
                     "passive": array(text(("chief", "raiders", "transport", "hand"))),
-                    "reroll": array(array(_any, 2)),
+                    "reroll": REROLLS,
                     "actions": array(
                         table(
                             {
@@ -308,8 +320,8 @@ FIELDS: dict[str, dict[str, Check]] = {
                 {
                     "sled": boolean(),
                     "transport": integer(0, 6),
-                    "modifier": array(array(_any, 2)),
-                    "reroll": array(array(_any, 2)),
+                    "modifier": MODIFIERS,
+                    "reroll": REROLLS,
                     "sun_stone": boolean(),
                     "winter_free": boolean(),
                     "attack": integer(0, 6),
@@ -330,10 +342,10 @@ FIELDS: dict[str, dict[str, Check]] = {
                     "deck": text(("north", "south", "new_world")),
                     "type": TYPE,
                     "need": integer(1, 19),
-                    "bloody": array(FACE),
+                    "bloody": FACES,
                     **{k: integer(0, 18) for k in ("babies", "energy", "ivory", "iron", "trophy")},
                 },
-                {"row": text(ROWS), "need_hostile": integer(1, 19), "bloody_hostile": array(FACE)},
+                {"row": text(ROWS), "need_hostile": integer(1, 19), "bloody_hostile": FACES},
                 sourced=True,
             ),
             key="name",
