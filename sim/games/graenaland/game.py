@@ -42,7 +42,7 @@ from sim.games.graenaland.state import (
     GraenalandState,
     ProposalRecord,
 )
-from sim.games.graenaland.victory import goal_values, goals_met, victory_points
+from sim.games.graenaland.victory import goal_values, goals_by_seat, goals_met, victory_points
 from sim.games.graenaland.view import GraenalandView, view_of
 
 RULE_SWITCHES = (
@@ -146,7 +146,7 @@ class Graenaland:
         f = dict(zip(ACTION_FIELDS, _NONE, strict=True))
         _, data = self._ctx(state)
         f["round"], f["phase"] = state.round, state.phase
-        f["army"], f["goals"] = state.army[seat], sum(goals_met(state, data, seat))
+        f["army"], f["goals"] = state.army[seat], sum(goals_by_seat(state, data)[seat])
         phase = state.phase
         kind = "unknown"
         try:
@@ -210,7 +210,7 @@ class Graenaland:
         _, data = self._ctx(state)
         if state.rules.get("victory_cards"):
             return [float(victory_points(state, data, p, state.vp_card[p])) for p in range(state.n_players)]
-        return [float(sum(goals_met(state, data, p))) for p in range(state.n_players)]
+        return [float(sum(met)) for met in goals_by_seat(state, data)]
 
     def is_terminal(self, state: GraenalandState) -> bool:
         return state.phase == OVER

@@ -39,6 +39,27 @@ def goals_met(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[
     return tuple(v >= data.goals[name] for v, name in zip(values, GOALS, strict=True))
 
 
+_GOALS_SEEN: dict[tuple, tuple[tuple[bool, ...], ...]] = {}
+
+
+def goals_by_seat(state: GraenalandState, data: GraenalandData) -> tuple[tuple[bool, ...], ...]:
+    """``goals_met`` for every seat, remembered by what the goals read (villages, buildings, army):
+    the records ask for them on every decision, and they change only when something is built."""
+    key = (
+        id(data),
+        state.three,
+        tuple(map(tuple, state.villages)),
+        tuple(map(tuple, state.buildings)),
+        tuple(state.army),
+    )
+    met = _GOALS_SEEN.get(key)
+    if met is None:
+        if len(_GOALS_SEEN) >= 4096:
+            _GOALS_SEEN.clear()
+        met = _GOALS_SEEN[key] = tuple(goals_met(state, data, p) for p in range(state.n_players))
+    return met
+
+
 def can_announce(state: GraenalandState, data: GraenalandData, seat: int) -> bool:
     """At least three of five goals (line 225)."""
     return sum(goals_met(state, data, seat)) >= data.goals["needed"]
