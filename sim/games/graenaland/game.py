@@ -203,7 +203,7 @@ class Graenaland:
                 f["index"] = state.claims[seat]
         except (TypeError, ValueError):
             kind = "malformed"
-        return kind, tuple(int(f[name]) for name in ACTION_FIELDS)
+        return kind, tuple(map(int, f.values()))  # f keeps ACTION_FIELDS order
 
     def scores(self, state: GraenalandState) -> list[float]:
         """Goals met per seat (graenaland.txt:225); victory points with the victory point cards (286)."""
