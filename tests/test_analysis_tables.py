@@ -187,10 +187,10 @@ def test_graenaland_start_positions_by_hand(tmp_path: Path) -> None:
     assert row["goals_met"] == pytest.approx(9 / 4)
     assert row["goals_met_low"] < 9 / 4 < row["goals_met_high"]
     assert row["rate_goal_army"] == pytest.approx(3 / 4)
-    # territories by name from the packaged three-player layout: U1 T35 U2 on the coast, U3 U4 inland
-    assert row["start_territories"] == "U1 (coastal plains) + U3 (hills)"
+    # territories by name from the packaged three-player layout: U1 T35 U2 on the coast, U4 U3 inland
+    assert row["start_territories"] == "U1 (coastal plains) + U4 (mountains)"
     third = table.filter((pl.col("start_position") == 3) & (pl.col("variant") == "defaults"))
-    assert third["start_territories"].to_list() == ["U2 (coastal forest) + U4 (mountains)"]
+    assert third["start_territories"].to_list() == ["U2 (coastal forest) + U3 (hills)"]
     rates = graenaland.goal_rates(runs, "start_position", by=("variant",))
     first = rates.filter((pl.col("variant") == "defaults") & (pl.col("start_position") == 1))
     assert first["short"].to_list() == list(graenaland.GOAL_SHORT.values())

@@ -9,6 +9,8 @@ between coastal j and j+1.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sim.errors import IllegalChoice
@@ -54,7 +56,18 @@ from sim.games.graenaland.state import (
 from sim.games.graenaland.victory import can_announce, goal_values, goals_met
 from sim.games.graenaland.votes import votes_on
 
-DATA = GAME.load_data(None)
+PACKAGED = GAME.load_data(None)
+#: The rule examples below name territories by index on the reference 1.2 layouts (territory 0 of four
+#: players is the plains piece U1, ...). The packaged layouts and start spaces are calibrated for balance
+#: (data/graenaland.toml) and may change, so these tests pin the layouts they were written against; the
+#: set-up tests check the packaged layouts as well.
+REF_LAYOUTS = {
+    3: (("U1", "T35", "U2"), ("U3", "U4"), (("U1", "U3"), ("T35", "U4"), ("U2", "U4"))),
+    4: (("U1", "U2", "F1", "F2"), ("U3", "U4", "F3"), (("U1", "U3"), ("U2", "U4"), ("F1", "F3"), ("F2", "F3"))),
+    5: (("U1", "U2", "F1", "F2", "T35"), ("U3", "U4", "F3", "V5"),
+        (("U1", "U3"), ("U2", "U4"), ("F1", "F3"), ("F2", "V5"), ("T35", "V5"))),
+}
+DATA = dataclasses.replace(PACKAGED, layouts=REF_LAYOUTS)
 W, E, WW, EE, NW, NE, SW, SE = range(8)
 
 
@@ -127,35 +140,37 @@ def board(n: int = 4):
 # --------------------------------------------------------------------------- set-up
 
 
+@pytest.mark.parametrize("data", [PACKAGED, DATA], ids=["packaged", "reference"])
 @pytest.mark.parametrize("n, unused", [(3, {"5", "4.5"}), (4, {"5", "3.5"}), (5, set())])
-def test_layout_uses_the_marked_pieces(n, unused):
+def test_layout_uses_the_marked_pieces(n, unused, data):
     """graenaland.txt:29 "If you are four, two pieces are left unused (marked "5" and "3.5" in the corner);
     if you play with only three, four pieces are left over (marked "5" and "4.5")." Coast row of n pieces,
     inland row of n - 1 (reference 1.2)."""
-    b = board(n)
-    marks = [DATA.pieces[p].mark for p in b.pieces]
+    b = build_board(data, n)
+    marks = [data.pieces[p].mark for p in b.pieces]
     assert len(b.pieces) == 2 * n - 1 and sum(b.coastal) == n
     assert not set(marks) & unused
-    left = [p.mark for pid, p in DATA.pieces.items() if pid not in b.pieces]
+    left = [p.mark for pid, p in data.pieces.items() if pid not in b.pieces]
     assert set(left) <= unused and len(left) == 9 - (2 * n - 1)
     assert {TERRAINS[t] for t in b.terrain} == set(TERRAINS)  # every terrain in play
 
 
+@pytest.mark.parametrize("data", [PACKAGED, DATA], ids=["packaged", "reference"])
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_setup(n):
+def test_setup(n, data):
     """graenaland.txt:44 "At the start of the game, their army therefore has strength 1."; :47-48 two
     settlements and one warrior per player on the spaces marked with their number; :49 "Each player takes
     two resource cards, one from each deck corresponding to the terrain on which they placed their
     settlement."; :33 four face-up supply cards; :43 14 houses."""
-    state = fresh(n)
-    b = board(n)
+    state = GAME.new_state(n, {}, data, 0)
+    b = build_board(data, n)
     assert state.army == [1] * n and len(state.supply_row) == 4
     for seat in range(n):
         first, second = b.start[seat]
         assert state.villages[first][seat] == 1 and state.villages[second][seat] == 1
         assert sum(row[seat] for row in state.villages) == 2 and state.houses[seat] == 12
         assert state.heroes[seat] == [first, -1, -1]
-        decks = sorted(DATA.card_deck[c] for c in state.hands[seat])
+        decks = sorted(data.card_deck[c] for c in state.hands[seat])
         assert decks == sorted((b.terrain[first], b.terrain[second]))
     assert state.phase == HEROES and state.main == 0 and state.round == 1
     # Production already ran for round 1: each settled territory has one card (line 66).
