@@ -1,17 +1,24 @@
 """Scripted Greenland strategies: ``greedy``; archetypes ``spreader`` and ``elder``.
 
 All of them see only their seat's view (``sim.games.greenland.view.GreenlandView``) and rate every legal
-option by one shared one-ply valuation: a hunt by its chance of success (binomial over the dice, with the
-Alpha's automatic hit and re-rolls counted as extra dice, at most one per rolled die) times the reward, less
-the Hunters the bloody faces are expected to kill; an elder by its rank's use for the generations left;
-energy by the fuel upkeep still due (``reserve``: energy kept back over it; a promotion that would leave
-the upkeep short costs a life). The archetypes change the weights:
+option by one shared valuation: a hunt by its chance of success (binomial over the dice, with the Alpha's
+automatic hit and re-rolls counted as extra dice, at most one per rolled die) times the reward, less the
+Hunters the bloody faces are expected to kill. Hunters are assigned by a planned hunt: sending a Hunter to a
+card is worth the best gain per tribesman of sending the whole party there (k more Hunters at once, the Alpha
+with them where it is still free, k up to the pool and what the Mariners can carry), so a card needing three
+hits is valued by the party that can take it, not by a first die that alone never can. An elder is worth its
+rank's use for the generations left; energy is worth a life while the fuel upkeep (ruling G16) is not
+covered by the store and a prudent share of what the hunts under way are expected to bring in (``reserve``:
+energy kept back over it); a promotion or a baby that would leave the upkeep short costs a life.
+``convert_at``: the first generation in which the tribe converts to monotheism (and burns its elders for it)
+when iron + ivory would outscore its Trophies; 99 = never, also under ``--rule conversion=any``. The
+archetypes change the weights:
 
 * ``spreader``: a hunter that spreads widely and takes risks: lives are cheap, every new card is worth a
-  bonus, Mariners and colonists are sought, iron is never spent on a hunt.
+  bonus, Mariners and colonists are sought, iron is never spent on a hunt; never converts.
 * ``elder``: a cautious elder-builder: lives are dear, Hunters avoid bloody cards and spend iron, elders are
-  promoted and their actions bank iron and ivory; once iron + ivory would outscore its Trophies it burns its
-  elders (Shaman) and converts to monotheism.
+  promoted and their actions bank iron and ivory; from generation 6, once iron + ivory would outscore its
+  Trophies, it burns its elders (Shaman) and converts to monotheism.
 """
 
 from __future__ import annotations
@@ -22,12 +29,31 @@ from math import comb
 from typing import Any
 
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.state import ALPHA_POOL, CARD, DOMESTIC, ELDER, MARRY, POLY, TPLACE, Option
+from sim.games.greenland.state import (
+    ALPHA_DEAD,
+    ALPHA_POOL,
+    ASSIGN,
+    CARD,
+    DOMESTIC,
+    ELDER,
+    HUNT,
+    MARRY,
+    NEGOTIATE,
+    POLY,
+    SUNSTONE,
+    TPLACE,
+    Option,
+)
 from sim.games.greenland.view import GreenlandView
 from strategies.base import Strategy
 
 #: how much an elder of each rank is worth per generation left (Chief .. Mariner)
 RANK_USE = (0.25, 0.3, 0.3, 0.3, 0.45, 0.35)
+#: the most Hunters a planned hunt sends to one card at once
+MAX_PARTY = 8
+#: the share of the hunts' expected energy counted on for the upkeep (rivals, withdrawals and bad rolls
+#: take the rest: measured, the hunts bring in about two thirds of what the plan expects)
+PRUDENCE = 0.65
 
 
 @lru_cache(maxsize=4096)
@@ -64,6 +90,9 @@ class GreenlandBase(Strategy):
 
     _ew_for: Any = None
     _ew: float = 0.0
+    _cards_for: Any = None
+    _cards: dict[int, tuple[float, float, int, int, float]]
+    _rewards: dict[int, float]
 
     # ------------------------------------------------------------------ helpers
     def gens_left(self, v: GreenlandView) -> int:
@@ -92,7 +121,8 @@ class GreenlandBase(Strategy):
         )
         return n + sum(k for c in v.tableau[v.seat] for t, k in d.tcards[c].rerolls if t == kind)
 
-    def upkeep_due(self, v: GreenlandView) -> int:
+    def upkeep_due(self, v: GreenlandView, babies: int = 0) -> int:
+        """The fuel upkeep (ruling G16) the tribe's living tribesmen (and ``babies`` more) will burn."""
         per = int(v.data.setup["upkeep_per"])
         if v.rules.get("upkeep", "fuel") != "fuel" or per <= 0:
             return 0
@@ -101,16 +131,41 @@ class GreenlandBase(Strategy):
             v.pool[s]
             + sum(v.hunters[s].values())
             + sum(v.colonists[s].values())
+            + sum(v.husbands[s].values())
             + sum(v.elders[s])
-            + (v.alpha[s] >= ALPHA_POOL)
+            + (v.alpha[s] != ALPHA_DEAD)
+            + babies
         )
         return -(-pop // per)
+
+    def income(self, v: GreenlandView) -> float:
+        """Energy the tribe's hunts still to be rolled this generation are expected to bring in."""
+        if v.phase not in (ASSIGN, SUNSTONE, NEGOTIATE, HUNT):
+            return 0.0
+        s = v.seat
+        cards = set(v.hunters[s]) | set(v.colonists[s])
+        if v.alpha[s] >= 0:
+            cards.add(v.alpha[s])
+        biomes = v.data.biomes
+        total = 0.0
+        for c in cards:
+            if c >= TPLACE or not biomes[c].energy or (v.phase == HUNT and c not in v.cards_left):
+                continue
+            n, alpha = self.my_on(v, c), v.alpha[s] == c
+            if n or alpha:
+                total += self.success(v, c, n, alpha) * biomes[c].energy
+        return total
+
+    def energy_short(self, v: GreenlandView) -> float:
+        """How much energy the upkeep still lacks (with ``reserve`` kept over it), expected hunts counted."""
+        return self.upkeep_due(v) + self.reserve - v.energy[v.seat] - PRUDENCE * self.income(v)
 
     def energy_w(self, v: GreenlandView) -> float:
         """Energy's worth now: a life when the fuel upkeep is short (cached per decision)."""
         if self._ew_for is not v:
-            short = self.upkeep_due(v) + self.reserve - v.energy[v.seat]
-            self._ew = max(self.energy, 0.9 * self.life) if short > 0 else self.energy
+            # graded over the last energy before the upkeep is covered: an expected income is not a sure one
+            short = min(1.0, max(0.0, self.energy_short(v) + 1.0))
+            self._ew = self.energy + short * max(0.0, 0.9 * self.life - self.energy)
             self._ew_for = v
         return self._ew
 
@@ -143,21 +198,80 @@ class GreenlandBase(Strategy):
             + self.spread
         )
 
+    def card_info(self, v: GreenlandView, card: int) -> tuple[float, float, int, int, float]:
+        """(hit chance, death chance, hits needed, re-rolls, share of success left by rivals) of a die on
+        ``card``, from the view (cached per decision)."""
+        if self._cards_for is not v:
+            self._cards, self._rewards, self._cards_for = {}, {}, v
+        info = self._cards.get(card)
+        if info is None:
+            hits, bloody, need, _ = self.faces(v, card)
+            others = any(
+                v.hunters[s].get(card, 0) or v.alpha[s] == card for s in range(v.n_players) if s != v.seat
+            )
+            factor = 0.45 if others and not v.data.biomes[card].new_world else 1.0
+            rr = self.rerolls(v, v.data.biomes[card].type)
+            info = (len(hits) / 6, len(bloody) / 6, need, rr, factor)
+            self._cards[card] = info
+        return info
+
+    def success(self, v: GreenlandView, card: int, n: int, alpha: bool) -> float:
+        """The chance that ``n`` dice (plus the Alpha's automatic hit) take ``card``: at least ``need``
+        hits, re-rolls counted as extra dice (at most one per rolled die, line 71), less the rivals' share."""
+        p, _, need, rr, factor = self.card_info(v, card)
+        return p_at_least(n + min(rr, n), p, need - alpha) * factor
+
     def hunt_value(self, v: GreenlandView, card: int, n: int, alpha: bool) -> float:
-        """Expected value of ``n`` dice (plus the Alpha's automatic hit) on ``card``."""
+        """Expected value of ``n`` dice (plus the Alpha's automatic hit) on ``card``: the chance of success
+        times the reward, less the Hunters the bloody faces are expected to kill."""
         if n == 0 and not alpha:
             return 0.0
-        hits, bloody, need, _ = self.faces(v, card)
-        p = len(hits) / 6
-        q = len(bloody) / 6
-        extra = min(self.rerolls(v, v.data.biomes[card].type), n)  # a re-roll needs a rolled die (line 71)
-        ps = p_at_least(n + extra, p, need - alpha)
-        others = sum(
-            1 for s in range(v.n_players) if s != v.seat and (v.hunters[s].get(card, 0) or v.alpha[s] == card)
-        )
-        if others and not v.data.biomes[card].new_world:
-            ps *= 0.45
-        return ps * self.reward(v, card) - self.risk * n * q * self.life
+        q = self.card_info(v, card)[1]
+        reward = self._rewards.get(card)
+        if reward is None:
+            reward = self._rewards[card] = self.reward(v, card)
+        return self.success(v, card, n, alpha) * reward - self.risk * n * q * self.life
+
+    def needs_transport(self, v: GreenlandView, card: int) -> bool:
+        """Lines 46-48 from the view: a Mariner outside the homeland (a sled will do in Greenland)."""
+        d: GreenlandData = v.data
+        my_home = d.tribes[v.tribe[v.seat]].home
+        sled = any(d.tcards[c].sled for c in v.tableau[v.seat])
+        if card >= TPLACE:
+            other = next((s for s in range(v.n_players) if card - TPLACE in v.tableau[s]), -1)
+            return other >= 0 and d.tribes[v.tribe[other]].home != my_home and not sled
+        b = d.biomes[card]
+        return b.new_world or (b.row != my_home and not sled)
+
+    def room(self, v: GreenlandView, card: int) -> int:
+        """How many more tribesmen (the Alpha included) the tribe can carry to ``card`` this generation
+        (line 46, ruling G4: one Mariner per started group of ``mariner_capacity``)."""
+        if not self.needs_transport(v, card):
+            return MAX_PARTY
+        d: GreenlandData = v.data
+        cap = int(d.setup["mariner_capacity"])
+        s = v.seat
+        mariners = v.elders[s][5] + sum(d.tcards[c].transport for c in v.tableau[s])
+        used = sum(-(-k // cap) for c, k in v.placed.items() if k > 0 and self.needs_transport(v, c))
+        k = v.placed.get(card, 0)
+        return max(0, (-k) % cap + (mariners - used) * cap)
+
+    def plan_rate(self, v: GreenlandView, card: int, alpha_joins: bool) -> float:
+        """A whole hunt planned on ``card``: the best gain per tribesman of sending j more Hunters at once
+        (j = 1 .. what the pool and the transport allow; with ``alpha_joins`` the Alpha goes too and counts
+        as one of them), so that a card needing three hits is valued by the party that can take it, not by
+        its first die alone."""
+        s = v.seat
+        n, alpha = self.my_on(v, card), v.alpha[s] == card
+        base = self.hunt_value(v, card, n, alpha)
+        room = min(self.room(v, card), MAX_PARTY) - alpha_joins
+        top = min(v.pool[s], room)
+        best = -1e9
+        for j in range(0 if alpha_joins else 1, top + 1):
+            rate = (self.hunt_value(v, card, n + j, alpha or alpha_joins) - base) / (j + alpha_joins)
+            if rate > best:
+                best = rate
+        return best
 
     def my_on(self, v: GreenlandView, card: int) -> int:
         return v.hunters[v.seat].get(card, 0) + v.colonists[v.seat].get(card, 0)
@@ -167,15 +281,15 @@ class GreenlandBase(Strategy):
         s = v.seat
         if k == "done":
             return 0.0
-        if k in ("hunt", "alpha"):
-            n, alpha = self.my_on(v, o.a), v.alpha[s] == o.a
-            now = self.hunt_value(v, o.a, n, alpha)
-            if k == "hunt":
-                gain = self.hunt_value(v, o.a, n + 1, alpha) - now
-                if v.data.biomes[o.a].new_world:  # a colonist stays and hunts every generation
-                    gain = gain * self.colonist * max(1, self.gens_left(v) // 2)
-                return gain
-            return self.hunt_value(v, o.a, n, True) - now
+        if k == "hunt":
+            gain = self.plan_rate(v, o.a, False)
+            if v.data.biomes[o.a].new_world:  # a colonist stays and hunts every generation
+                return gain * self.colonist * max(1, self.gens_left(v) // 2)
+            if v.alpha[s] == ALPHA_POOL:  # the Alpha is still to place
+                gain = max(gain, self.plan_rate(v, o.a, True))
+            return gain
+        if k == "alpha":
+            return self.plan_rate(v, o.a, True)
         if k in ("raid", "guard"):
             return self.raid_value(v, o)
         if k == "promote":
@@ -369,8 +483,9 @@ class GreenlandBase(Strategy):
         for raw in options:
             o = Option(*raw)
             val = 0.0
-            if o.kind == "convert":
-                val = 10.0 if self.mono_points(v) > self.poly_points(v) else -1.0
+            if o.kind == "convert":  # only from generation ``convert_at`` on, and only when it pays
+                pays = v.generation >= self.convert_at and self.mono_points(v) > self.poly_points(v)
+                val = 10.0 if pays else -1.0
             elif o.kind == "breed":
                 t = d.tcards[o.a]
                 if v.valhalla[s]:
@@ -378,12 +493,9 @@ class GreenlandBase(Strategy):
                     if o.c >= 0:  # an elder is spent (and dies)
                         keep = RANK_USE[o.c] * self.elder * self.gens_left(v) / v.elders[s][o.c]
                         val += 3.0 if self.converting(v) else -self.life - keep
-                    if o.c < 0 or not t.either:
-                        val = (
-                            val - t.energy * self.energy
-                            if spare - t.energy >= self.breed_margin - 1
-                            else -1.0
-                        )
+                    if o.c < 0 or not t.either:  # the babies eat too (ruling G16)
+                        fed = v.energy[s] - self.upkeep_due(v, t.babies) - self.reserve - t.energy
+                        val = val - t.energy * self.energy if fed >= self.breed_margin - 1 else -1.0
             elif o.kind == "table":  # a hand card into the tableau (ruling G19)
                 cost = int(d.setup["table_energy"])
                 val = 0.3 * self.gens_left(v) - cost * self.energy_w(v) if spare >= cost else -1.0
