@@ -136,43 +136,39 @@ def play_game(
             raise RuntimeError(f"{game.name}: no seat to move in a game that is not over (game seed {seed})")
         choices: dict[int, Any] = {}
         for seat in movers:
+            turn = decisions + len(choices)
             seen = view(state, seat) if reads_view[seat] else None
             options = legal_options(state, seat)
             try:
-                choices[seat] = players[seat].choose(seen, options)
+                choice = choices[seat] = players[seat].choose(seen, options)
             except Exception as exc:
-                turn = decisions + len(choices)
                 raise _failure(
                     f"strategy {strategies[seat].text!r} at seat {seat} raised {type(exc).__name__}: {exc}"
                     f" (game seed {seed}, turn {turn})",
                     game, state, strategies, seat, turn, seed, decisions,
                 ) from exc
-        if log:
-            try:
-                for seat, choice in choices.items():
+            if log:
+                try:
                     kind, fields = record(state, seat, choice)
-                    add_kind(kind)
-                    add_fields(fields)
-            except Exception as exc:
-                turn = decisions + list(movers).index(seat)
-                raise _failure(
-                    f"strategy {strategies[seat].text!r} at seat {seat} chose an option the game cannot read"
-                    f" (game seed {seed}, turn {turn}): {type(exc).__name__}: {exc}",
-                    game, state, strategies, seat, turn, seed, decisions,
-                ) from exc
+                except Exception as exc:
+                    raise _failure(
+                        f"strategy {strategies[seat].text!r} at seat {seat} chose an option the game cannot"
+                        f" read (game seed {seed}, turn {turn}): {type(exc).__name__}: {exc}",
+                        game, state, strategies, seat, turn, seed, decisions,
+                    ) from exc
+                add_turn(turn)
+                add_seat(seat)
+                add_kind(kind)
+                add_fields(fields)
         try:
             apply(state, choices)
         except Exception as exc:
             raise _refused(exc, game, state, movers, strategies, seed, decisions) from exc
         if log:
             after = scores(state)
-            for seat in movers:
-                add_turn(decisions)
-                add_seat(seat)
+            for _ in movers:
                 add_scores(after)
-                decisions += 1
-        else:
-            decisions += len(movers)
+        decisions += len(movers)
     return GameOutcome(seed=seed, decisions=decisions, truncated=truncated, result=game.result(state))
 
 

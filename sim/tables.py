@@ -131,7 +131,9 @@ class TurnLog:
     def trim(self, n_fields: int, n_players: int) -> None:
         """Drop what a decision point left half-logged (its choices recorded, the game failed before
         its scores): keep only whole rows."""
-        rows = len(self.turn)
+        rows = len(self.flat_scores) // n_players  # scores come last: a row with them is whole
+        del self.turn[rows:]
+        del self.seat[rows:]
         del self.kind[rows:]
         del self.flat_fields[rows * n_fields :]
         del self.flat_scores[rows * n_players :]
