@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.games.graenaland.board import DIRECTIONS
-from sim.games.graenaland.building import payments
+from sim.games.graenaland.building import army_costs, payments
 from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC
 from sim.games.graenaland.options import (
     END,
@@ -255,8 +255,8 @@ class GraenalandBase(Strategy):
                             cost = data.costs[name]
                             out.append((self.build_value(view, name, t) / sum(cost), cost))
         if view.army[seat] < data.army_max:
-            cost = data.costs["army"]
-            out.append((self.build_value(view, "army", -1) / sum(cost), cost))
+            value = self.build_value(view, "army", -1)
+            out.extend((value / sum(cost), cost) for cost in army_costs(view.buildings, board, data, seat))
         out.sort(key=lambda x: -x[0])
         self._targets_key, self._targets = (view.round, view.phase, view.goals), out
         return out
@@ -406,6 +406,8 @@ class GraenalandBase(Strategy):
     def cost_of(self, view: GraenalandView, kind: str, t: int) -> tuple[int, int, int, int]:
         if kind == "village":
             return view.board.village_cost[t]
+        if kind == "army":  # the cheapest price the seat's fortresses allow (lines 165-168)
+            return min(army_costs(view.buildings, view.board, view.data, view.seat), key=sum)
         return view.data.costs[kind]
 
     def pick_supply(self, view: GraenalandView, supply: Sequence[Action]) -> Action:

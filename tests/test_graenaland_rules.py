@@ -63,7 +63,11 @@ PACKAGED = GAME.load_data(None)
 #: set-up tests check the packaged layouts as well.
 REF_LAYOUTS = {
     3: (("U1", "T35", "U2"), ("U3", "U4"), (("U1", "U3"), ("T35", "U4"), ("U2", "U4"))),
-    4: (("U1", "U2", "F1", "F2"), ("U3", "U4", "F3"), (("U1", "U3"), ("U2", "U4"), ("F1", "F3"), ("F2", "F3"))),
+    4: (
+        ("U1", "U2", "F1", "F2"),
+        ("U3", "U4", "F3"),
+        (("U1", "U3"), ("U2", "U4"), ("F1", "F3"), ("F2", "F3")),
+    ),
     5: (("U1", "U2", "F1", "F2", "T35"), ("U3", "U4", "F3", "V5"),
         (("U1", "U3"), ("U2", "U4"), ("F1", "F3"), ("F2", "V5"), ("T35", "V5"))),
 }
@@ -1012,3 +1016,20 @@ def test_victory_card_announcement_priority_and_final_building():
         GAME.apply(state, {seat: END})
     res = GAME.result(state)
     assert state.phase == OVER and res.winners == [3] and res.ranks[3] == 1 and res.ranks[2] == 2
+
+
+def test_strategies_price_the_army_with_their_fortresses():
+    """Lines 165-168: with a fortress the army costs 1 grain + 1 ore + the fortress terrain's resource, so
+    a strategy plans with that cheaper price (``building.army_costs`` read off its view), not 4 grain +
+    1 ore."""
+    from strategies.graenaland import GreedyStrategy
+
+    state = blank(4)
+    state.villages[0][1] = 1
+    greedy = GreedyStrategy(1, None)
+    assert greedy.cost_of(GAME.view(state, 1), "army", -1) == DATA.costs["army"]
+    state.buildings[0][FORTRESS] = 1  # plains: + cattle (the line 168 example)
+    view = GAME.view(state, 1)
+    assert building.army_costs(view.buildings, view.board, DATA, 1) == [DATA.costs["army"], (1, 1, 0, 1)]
+    assert greedy.cost_of(view, "army", -1) == (1, 1, 0, 1)
+    assert (1, 1, 0, 1) in [cost for _, cost in greedy.targets(view)]

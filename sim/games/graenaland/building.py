@@ -9,6 +9,7 @@ marketplace, any other card or a whole supply card (lines 194-197).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -135,17 +136,26 @@ def cost_variants(state: GraenalandState, board: Board, data: GraenalandData, se
     if kind == "village":
         return [board.village_cost[t]]
     if kind == "army":
-        out = [data.costs["army"]]
-        base = data.costs["army_fortress_base"]
-        for tt in range(board.n):
-            if state.buildings[tt][FORTRESS] == seat:
-                c = list(base)
-                c[data.fortress_resource[board.terrain[tt]]] += 1
-                cost: Cost = (c[0], c[1], c[2], c[3])
-                if cost not in out:
-                    out.append(cost)
-        return out
+        return army_costs(state.buildings, board, data, seat)
     return [data.costs[kind]]
+
+
+def army_costs(
+    buildings: Sequence[Sequence[int]], board: Board, data: GraenalandData, seat: int
+) -> list[Cost]:
+    """The army's costs for ``seat`` (lines 165-168): 1 grain + 1 ore + 3 grain, and 1 grain + 1 ore +
+    the resource of each own fortress's terrain. ``buildings[t]`` are t's building owners (public: a
+    strategy passes its view's)."""
+    out = [data.costs["army"]]
+    base = data.costs["army_fortress_base"]
+    for tt in range(board.n):
+        if buildings[tt][FORTRESS] == seat:
+            c = list(base)
+            c[data.fortress_resource[board.terrain[tt]]] += 1
+            cost: Cost = (c[0], c[1], c[2], c[3])
+            if cost not in out:
+                out.append(cost)
+    return out
 
 
 def fee_recipients(state: GraenalandState, t: int, seat: int) -> list[int]:
