@@ -11,7 +11,7 @@ from sim.game import Result, RuleSwitch, result_from_scores
 from sim.games.mainland import data as data_module
 from sim.games.mainland import rules
 from sim.games.mainland.data import MainlandData
-from sim.games.mainland.state import KINDS, OVER, MainlandState
+from sim.games.mainland.state import KINDS, OVER, PLACE_CAMP, PLACE_CARD, REPLACE, MainlandState
 from sim.games.mainland.view import MainlandView, view_of
 
 RULE_SWITCHES = (
@@ -71,17 +71,21 @@ class Mainland:
             rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
 
     def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        kind, index, rot, r, c = (option.tolist() if isinstance(option, np.ndarray) else list(option))[:5]
-        name = KINDS[kind]
-        if name == "camp":
+        """(kind, (round, hand_index, card, rotation, row, col)); -1 where a field does not apply."""
+        kind, index, rot, r, c = option.tolist() if isinstance(option, np.ndarray) else tuple(option)[:5]
+        if kind == PLACE_CARD or kind == REPLACE:
+            hand = state.hands[seat]
+            if 0 <= index < len(hand):
+                card = hand[index]
+            else:
+                card = index = -1
+            if kind == REPLACE:
+                rot = r = c = -1
+        elif kind == PLACE_CAMP:
             card = state.data.camp_card  # type: ignore[attr-defined]
-        elif name in ("replace", "place") and 0 <= index < len(state.hands[seat]):
-            card = state.hands[seat][index]
         else:
-            card = index = -1
-        if name not in ("place", "camp"):
-            rot = r = c = -1
-        return name, (state.round, index, card, rot, r, c)
+            card = index = rot = r = c = -1
+        return KINDS[kind], (state.round, index, card, rot, r, c)
 
     def scores(self, state: MainlandState) -> list[float]:
         return state.totals  # kept beside ``state.scores`` by ``rules.set_scores``
