@@ -17,7 +17,7 @@ from sim.errors import SkaldError
 from sim.resume import CHUNKS_FILE, RUN_FILE, RunInterrupted, Workspace, partial_path
 from sim.runner import ChunkSummary
 from sim.tables import TABLES
-from tests.toy_game import toy_run
+from tests.toy_game import toy_config, toy_run
 
 SKALD = [sys.executable, "-m", "sim.cli"]
 MAINLAND = ["run", "mainland", "--players", "2", "--games", "480", "--strategies", "random"]
@@ -44,42 +44,17 @@ def stop_after(keys: int):
 
 def noted_toy_run(out: Path, notes: list[str], **overrides):
     """``toy_run`` that collects the run's notes."""
-    from sim.runner import RunConfig, run
-    from tests.toy_game import GAME, HIGH
+    from sim.runner import run
 
-    fields = dict(
-        game=GAME,
-        players=3,
-        games=12,
-        strategies=[HIGH, "random", "random"],
-        jobs=1,
-        seed=7,
-        out=out,
-        chunk_size=4,
-        progress=False,
-    )
-    fields.update(overrides)
-    return run(RunConfig(**fields), on_note=notes.append)
+    return run(toy_config(out, **overrides), on_note=notes.append)
 
 
 def interrupted_toy_run(out: Path, keys: int = 2, **overrides) -> RunInterrupted:
-    from sim.runner import RunConfig, run
-    from tests.toy_game import GAME, HIGH
+    from sim.runner import run
 
-    fields = dict(
-        game=GAME,
-        players=3,
-        games=24,
-        strategies=[HIGH, "random", "random"],
-        jobs=1,
-        seed=7,
-        out=out,
-        chunk_size=3,
-        progress=False,
-    )
-    fields.update(overrides)
+    overrides = {"games": 24, "chunk_size": 3, **overrides}
     with pytest.raises(RunInterrupted) as info:
-        run(RunConfig(**fields), on_chunk=stop_after(keys))
+        run(toy_config(out, **overrides), on_chunk=stop_after(keys))
     return info.value
 
 

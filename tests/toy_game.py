@@ -202,8 +202,8 @@ class BlindRecorder(Recorder):
 HIGH = "tests.toy_game:HighBidder"
 
 
-def toy_run(out: Path, **overrides: Any) -> RunSummary:
-    """Run the toy game through ``sim.runner.run`` with small defaults (``overrides`` replace fields)."""
+def toy_config(out: Path, **overrides: Any) -> RunConfig:
+    """A run of the toy game with small defaults (``overrides`` replace fields)."""
     fields: dict[str, Any] = dict(
         game=GAME,
         players=3,
@@ -216,4 +216,9 @@ def toy_run(out: Path, **overrides: Any) -> RunSummary:
         progress=False,
     )
     fields.update(overrides)
-    return run(RunConfig(**fields))
+    return RunConfig(**fields)
+
+
+def toy_run(out: Path, **overrides: Any) -> RunSummary:
+    """Run the toy game through ``sim.runner.run`` with small defaults (``overrides`` replace fields)."""
+    return run(toy_config(out, **overrides))
