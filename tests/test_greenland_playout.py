@@ -32,7 +32,10 @@ def check_invariants(state) -> None:
             + sum(state.colonists[s].values())
             + sum(state.husbands[s].values())
         )
-        assert state.pool[s] + placed + sum(state.elders[s]) + state.valhalla[s] == TOTAL
+        assert state.pool[s] + placed + sum(state.elders[s]) + state.valhalla[s] == TOTAL == state.pieces[s]
+        # ... so population (pieces less Valhalla, plus the Alpha) counts every living tribesman.
+        living = state.pool[s] + placed + sum(state.elders[s]) + (state.alpha[s] != ALPHA_DEAD)
+        assert population(state, s) == living
         assert min(state.pool[s], state.valhalla[s], *state.elders[s]) >= 0
         assert all(k > 0 for k in state.hunters[s].values()) and all(
             k > 0 for k in state.colonists[s].values()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -36,16 +37,17 @@ NORTH, SOUTH = 0, 1
 MARKLAND, VINLAND = DATA.new_world(0), DATA.new_world(1)
 
 
-class Dice:
-    """A stand-in generator that rolls the given faces, in order."""
+class NoMoreDice:
+    """A stand-in generator for loaded dice: a roll past the loaded faces fails the test."""
 
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
+    def integers(self, *args, **kwargs):
+        raise AssertionError("the rules rolled more dice than the test loaded")
 
-    def integers(self, lo: int, hi: int, size: int | None = None):
-        if size is None:
-            return self.faces.pop(0)
-        return [self.faces.pop(0) for _ in range(size)]
+
+def load_dice(state, *faces: int) -> None:
+    """The next rolls show ``faces``, in order (the die faces drawn ahead, rules.peek_dice)."""
+    state.faces = list(faces)
+    state.rng = NoMoreDice()
 
 
 def new(n=4, seed=1, **rules_):
@@ -316,10 +318,10 @@ def test_colonists_stay_hunters_return():
     state.hunters[tunit][home] = 1
     state.pool[tunit] = 0
     plain(state, tunit)
-    state.rng = Dice(3)
+    load_dice(state, 3)
     rules.resolve_hunt(state, DATA, tunit, home, 0)
     assert home not in state.hunters[tunit] and state.pool[tunit] == 1
-    state.rng = Dice(*([3] * 10))
+    load_dice(state, *([3] * 10))
     rules.resolve_hunt(state, DATA, tunit, MARKLAND, 0)
     assert state.colonists[tunit][MARKLAND] == before + 1  # still there
 
@@ -342,9 +344,9 @@ def test_alpha_automatic_hit_and_never_dies_by_its_own_roll():
     card = biome_where(state, rules.home(state, DATA, 0), lambda b: b.need == 1 and not b.trophy)
     state.hunters[0] = {card: 1}
     state.alpha[0] = card
-    roll = rules.roll_hunt(state, DATA, 0, card, ALPHA_FLAG, Dice(6))
+    roll = rules.roll_hunt(state, DATA, 0, card, ALPHA_FLAG, [6])
     assert roll.dice == (6,) and roll.hits == 1 and roll.success  # one die rolled, the Alpha hits
-    roll = rules.roll_hunt(state, DATA, 0, card, 0, Dice(6, 6))
+    roll = rules.roll_hunt(state, DATA, 0, card, 0, [6, 6])
     assert len(roll.dice) == 2  # without the option the Alpha rolls too
 
 
@@ -362,9 +364,9 @@ def test_warm_and_cold_hits():
     hits, bloody, _ = rules.faces(state, DATA, 0, cold)
     assert hits == {1} and 6 in bloody  # the icy 6 (dice.toml cold_bloody)
     state.hunters[0] = {cold: 2}
-    assert rules.roll_hunt(state, DATA, 0, cold, 0, Dice(2, 2)).hits == 0
+    assert rules.roll_hunt(state, DATA, 0, cold, 0, [2, 2]).hits == 0
     state.hunters[0] = {warm: 2}
-    assert rules.roll_hunt(state, DATA, 0, warm, 0, Dice(2, 2)).hits == 2
+    assert rules.roll_hunt(state, DATA, 0, warm, 0, [2, 2]).hits == 2
 
 
 def test_threshold_bloody_faces_and_attrition_before_rewards():
@@ -377,7 +379,7 @@ def test_threshold_bloody_faces_and_attrition_before_rewards():
     # success (2 hits) with one survivor: rewarded after the loss
     state.hunters[0] = {card: 3}
     state.pool[0], state.valhalla[0] = 0, 10
-    state.rng = Dice(1, 1, bloody)
+    load_dice(state, 1, 1, bloody)
     roll = rules.resolve_hunt(state, DATA, 0, card, 0)
     assert roll.success and roll.killed == 1
     assert state.pool[0] == 2 + min(b.babies, 11)  # 2 survivors back, babies from Valhalla
@@ -385,7 +387,7 @@ def test_threshold_bloody_faces_and_attrition_before_rewards():
     state = plain(new(2, 11))
     state.hunters[0] = {card: 2}
     state.pool[0], energy = 0, state.energy[0]
-    state.rng = Dice(3, bloody)
+    load_dice(state, 3, bloody)
     roll = rules.resolve_hunt(state, DATA, 0, card, 0)
     assert not roll.success and roll.killed == 1 and state.pool[0] == 1 and state.energy[0] == energy
     # success but every Hunter dies: attrition comes first, nobody is left to bring the reward home
@@ -394,13 +396,13 @@ def test_threshold_bloody_faces_and_attrition_before_rewards():
     state.hunters[0] = {need1: 2}
     state.pool[0], babies = 0, state.stats["babies"][0]
     b1 = DATA.biomes[need1]
-    state.rng = Dice(1, max(b1.bloody))
+    load_dice(state, 1, max(b1.bloody))
     roll = rules.resolve_hunt(state, DATA, 0, need1, 0)
     assert roll.success and roll.killed == 1 and state.stats["babies"][0] > babies
     state.hunters[0] = {need1: 1}
     state.pool[0] = 0
     state.alpha[0] = ALPHA_POOL
-    state.rng = Dice(max(b1.bloody))
+    load_dice(state, max(b1.bloody))
     assert not rules.resolve_hunt(state, DATA, 0, need1, 0).success
 
 
@@ -420,7 +422,7 @@ def test_rerolls_are_the_players_decisions():
     bloody = max(DATA.biomes[sea].bloody)
     state.hunters[0] = {sea: 1}
     at_hunt(state, sea, 0)
-    state.rng = Dice(bloody)
+    load_dice(state, bloody)
     GAME.apply(state, {0: Option("roll", sea, 0)})
     assert state.phase != HUNT or sea not in state.hunters[0]  # no re-roll: settled at once, one dies
     assert state.stats["hunters_killed"][0] == 1
@@ -428,7 +430,7 @@ def test_rerolls_are_the_players_decisions():
     state.elders[0][1] = 1  # a Shaman: one sea re-roll (elders.toml)
     state.hunters[0] = {sea: 3}
     at_hunt(state, sea, 0)
-    state.rng = Dice(bloody, 4, bloody, 1)
+    load_dice(state, bloody, 4, bloody, 1)
     GAME.apply(state, {0: Option("roll", sea, 0)})
     faces = sorted({bloody, 4})
     assert GAME.legal_options(state, 0) == [*(Option("reroll", sea, f) for f in faces), Option("keep", sea)]
@@ -441,7 +443,7 @@ def test_rerolls_are_the_players_decisions():
     state.elders[0][1] = 1
     state.hunters[0] = {sea: 3}
     at_hunt(state, sea, 0)
-    state.rng = Dice(bloody, 4, bloody)
+    load_dice(state, bloody, 4, bloody)
     GAME.apply(state, {0: Option("roll", sea, 0)})
     GAME.apply(state, {0: Option("keep", sea)})
     assert state.stats["hunters_killed"][0] == 2
@@ -454,9 +456,9 @@ def test_modifiers():
     sea = biome_where(state, rules.home(state, DATA, 0), lambda b: b.type == "sea" and b.bloody)
     state.hunters[0] = {sea: 1}
     harpoon = next(c.id for c in DATA.tcards if ("sea", 3) in c.modifiers)
-    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(3)).hits == 0
+    assert rules.roll_hunt(state, DATA, 0, sea, 0, [3]).hits == 0
     state.tableau[0].append(harpoon)
-    assert rules.roll_hunt(state, DATA, 0, sea, 0, Dice(3)).hits == 1
+    assert rules.roll_hunt(state, DATA, 0, sea, 0, [3]).hits == 1
 
 
 def test_casualties_are_the_victims_choice():
@@ -470,7 +472,7 @@ def test_casualties_are_the_victims_choice():
         state = plain(new(2, 17))
         state.hunters[0], state.alpha[0], state.iron[0] = {card: 1}, card, 0
         at_hunt(state, card, 0)
-        state.rng = Dice(f, 3)
+        load_dice(state, f, 3)
         GAME.apply(state, {0: Option("roll", card, 0)})
         assert GAME.to_move(state) == (0,)
         assert GAME.legal_options(state, 0) == [Option("casualty", card, 0), Option("casualty", card, 1)]
@@ -481,7 +483,7 @@ def test_casualties_are_the_victims_choice():
     state = plain(new(2, 17))
     state.hunters[0], state.alpha[0], state.iron[0] = {card: 1}, card, 0
     at_hunt(state, card, 0)
-    state.rng = Dice(f, f)
+    load_dice(state, f, f)
     GAME.apply(state, {0: Option("roll", card, 0)})
     assert state.alpha[0] == ALPHA_DEAD and card not in state.hunters[0]
     # an attack: the victim chooses
@@ -494,7 +496,7 @@ def test_casualties_are_the_victims_choice():
     rules.enter(state, DATA, NEGOTIATE)
     GAME.apply(state, {1: Option("stay", north)})
     GAME.apply(state, {0: Option("stay", north)})
-    state.rng = Dice(1)
+    load_dice(state, 1)
     GAME.apply(state, {0: Option("defend", north, 0, 1)})
     assert GAME.to_move(state) == (0,) and GAME.legal_options(state, 0)[0] == Option("casualty", north, 0)
     GAME.apply(state, {0: Option("casualty", north, 0)})
@@ -535,7 +537,7 @@ def test_iron_rule_cancels_casualties():
     state.hunters[0] = {card: 2}
     state.iron[0], state.pool[0] = 1, 0
     f = max(DATA.biomes[card].bloody)
-    state.rng = Dice(f, f)
+    load_dice(state, f, f)
     roll = rules.resolve_hunt(state, DATA, 0, card, IRON_FLAG)
     assert roll.killed == 0 and state.iron[0] == 0 and state.pool[0] == 2
     # without the Advanced rules there is no iron option
@@ -636,7 +638,7 @@ def test_iron_rule_against_an_attack():
     GAME.apply(state, {1: Option("stay", card)})
     GAME.apply(state, {0: Option("stay", card)})
     assert GAME.to_move(state) == (0,)  # seat 1 (more iron) attacks; seat 0 has no iron
-    state.rng = Dice(1, 1, 1)
+    load_dice(state, 1, 1, 1)
     GAME.apply(state, {0: Option("defend", card, 0, 1)})
     assert card not in state.hunters[0]  # three hits kill all three
     assert state.phase != NEGOTIATE or GAME.to_move(state) != (0,)
@@ -646,7 +648,7 @@ def test_iron_rule_against_an_attack():
     rules.enter(state, DATA, NEGOTIATE)
     GAME.apply(state, {1: Option("stay", card)})
     GAME.apply(state, {0: Option("stay", card)})
-    state.rng = Dice(1, 1, 1)
+    load_dice(state, 1, 1, 1)
     GAME.apply(state, {0: Option("defend", card, 1, 1)})
     assert state.hunters[0][card] == 3 and state.iron[0] == 0
 
@@ -750,6 +752,7 @@ def test_a_sole_survivor_wins_and_the_game_ends():
     state = new(3, 47)
     for s in (1, 2):
         state.pool[s], state.elders[s], state.colonists[s], state.hunters[s] = 0, [0] * 6, {}, {}
+        state.valhalla[s] = state.pieces[s]  # every tribesman dead, in Valhalla (line 14)
         state.alpha[s] = ALPHA_DEAD
     state.trophies[1] = [next(b.id for b in DATA.biomes if b.trophy)]
     rules.check_alive(state)
@@ -842,7 +845,7 @@ def test_guards_and_raiders_fight_in_phase_f_then_raiders_roll():
     assert hunts == [(place, thule)]  # the Guard does not roll
     plain(state, thule)
     t = DATA.tcards[daughter]
-    state.rng = Dice(max(t.raid_hits), max(t.raid_bloody))
+    load_dice(state, max(t.raid_hits), max(t.raid_bloody))
     roll = rules.resolve_hunt(state, DATA, thule, place, 0)
     assert roll.success and roll.killed == 1
     assert state.husbands[thule] == {daughter: 1}  # line 61: a Raider becomes a Husband, for good
@@ -869,7 +872,7 @@ def test_livestock_raid_takes_the_animal():
     cattle = DATA.tribes[TRIBES.index("norse")].animals[0]
     place = TPLACE + cattle
     state.hunters[sami] = {place: 1}
-    state.rng = Dice(DATA.tcards[cattle].raid_hits[0])
+    load_dice(state, DATA.tcards[cattle].raid_hits[0])
     assert rules.resolve_hunt(state, DATA, sami, place, 0).success
     assert cattle in state.tableau[sami] and cattle not in state.tableau[norse]
     assert state.pool[sami] >= 1 and place not in state.hunters[sami]
@@ -878,7 +881,7 @@ def test_livestock_raid_takes_the_animal():
     state.hunters[norse] = {TPLACE + pig: 1}
     t = DATA.tcards[pig]
     bloody = next(f for f in t.raid_bloody if f not in t.raid_hits)
-    state.rng = Dice(bloody)
+    load_dice(state, bloody)
     assert not rules.resolve_hunt(state, DATA, norse, TPLACE + pig, 0).success and pig in state.tableau[sami]
 
 
@@ -952,7 +955,7 @@ def test_a_war_party_chooses_the_victims_casualties():
         rules.enter(state, DATA, NEGOTIATE)
         GAME.apply(state, {1: Option("stay", north)})
         GAME.apply(state, {0: Option("stay", north)})
-        state.rng = Dice(1)
+        load_dice(state, 1)
         GAME.apply(state, {0: Option("defend", north, 0, 1)})
         assert GAME.to_move(state) == (chooser,)
         assert GAME.legal_options(state, chooser) == [
@@ -1068,3 +1071,20 @@ def test_sun_stone_reassigns_any_three_tribesmen():
     GAME.apply(state, {thule: Option("move", a, -1 - 2)})
     assert state.alpha[thule] == b and state.energy[thule] == energy - 1 and state.elders[thule][2] == 2
     assert state.phase != rules.SUNSTONE  # three moves made
+
+
+def test_babies_come_from_valhalla_and_population_counts_them():
+    """Line 25 'babies' are new unassigned tribesmen, the tribe's own pieces from Valhalla (ruling G7): the
+    living count rises by the babies born, capped by Valhalla; with babies_from_valhalla off a data file
+    makes new pieces, and the living count rises just the same."""
+    state = new(3, 5)
+    pop, heaven = rules.population(state, 0), state.valhalla[0]
+    assert rules.babies(state, DATA, 0, 2) == 2
+    assert rules.population(state, 0) == pop + 2 and state.valhalla[0] == heaven - 2
+    left = state.valhalla[0]
+    assert rules.babies(state, DATA, 0, left + 3) == left  # no more than Valhalla holds
+    assert rules.population(state, 0) == pop + 2 + left and state.valhalla[0] == 0
+    free = dataclasses.replace(DATA, hunt={**DATA.hunt, "babies_from_valhalla": False})
+    assert rules.babies(state, free, 0, 4) == 4 and state.valhalla[0] == 0
+    assert rules.population(state, 0) == pop + 6 + left
+    assert state.pieces[0] == int(DATA.setup["tribesmen"]) + 4

@@ -224,6 +224,7 @@ def test_elder_does_not_breed_a_mouth_it_cannot_feed():
         state.pool[seat] -= 1
         state.valhalla[seat] += 1
         state.elders[seat][1] += 1
+        state.pieces[seat] = 20  # a tribe grown past the box's 18 (babies not from Valhalla)
         assert rules.population(state, seat) == 20
         state.energy[seat] = energy
         player = strategy(ElderStrategy, seat)

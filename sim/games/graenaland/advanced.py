@@ -7,7 +7,7 @@ from sim.games.graenaland.building import hand_counts, payments, supply_pairs
 from sim.games.graenaland.data import BUILDINGS, GraenalandData
 from sim.games.graenaland.options import Action, Decide
 from sim.games.graenaland.production import draw
-from sim.games.graenaland.state import FORTRESS, MARKET, PALISADE, WARRIOR, GraenalandState
+from sim.games.graenaland.state import FORTRESS, MARKET, PALISADE, WARRIOR, GraenalandState, board_changed
 from sim.games.graenaland.victory import goal_values_after, victory_points
 from sim.games.graenaland.votes import settlements_on
 
@@ -67,6 +67,7 @@ def settle(state: GraenalandState, board: Board, seat: int, t: int) -> None:
     first = _first(state, seat) < 0
     state.villages[t][seat] += 1
     state.houses[seat] -= 1
+    board_changed(state)
     if first:
         state.heroes[seat][WARRIOR] = t
         state.start_positions[seat] = (t, -1)
@@ -109,6 +110,7 @@ def weigh_anchor(state: GraenalandState, seat: int, u: int) -> None:
     t = state.anchor[0]  # type: ignore[index]
     state.villages[t][seat] -= 1
     state.villages[u][seat] += 1
+    board_changed(state)
     state.settlers[t].remove(seat)
     state.settlers[u].append(seat)
     a, b = state.start_positions[seat]

@@ -25,6 +25,7 @@ from sim.games.graenaland.state import (
     PRIEST,
     SKALD,
     GraenalandState,
+    board_changed,
 )
 from sim.games.graenaland.votes import settlements_on
 
@@ -289,15 +290,18 @@ def place(state: GraenalandState, board: Board, data: GraenalandData, seat: int,
         state.villages[t][seat] += 1
         state.houses[seat] -= 1
         state.stats["villages_built"][seat] += 1
+        board_changed(state)
         return None
     if kind == "army":
         state.army[seat] += 1
         state.stats["army_built"][seat] += 1
+        board_changed(state)
         return None
     if kind in BUILDINGS:
         b = BUILDINGS.index(kind)
         state.buildings[t][b] = seat
         state.houses[seat] -= 1
+        board_changed(state)
         state.stats["buildings_built"][seat] += 1
         if b in (CHURCH, HALL):
             hero = PRIEST if b == CHURCH else SKALD

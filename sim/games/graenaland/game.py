@@ -93,7 +93,13 @@ PART_FIELDS = (
     "announced", "rounds", "start_position", "start_territory_a", "start_territory_b", "draft_order",
     "chosen_territory", "victory_points", "victory_card", *STATS,
 )
-_NONE = (-1,) * len(ACTION_FIELDS)
+_NONE = [-1] * len(ACTION_FIELDS)
+# Column positions in ACTION_FIELDS, for ``record``'s row.
+(F_ROUND, F_PHASE, F_TERRITORY, F_HERO, F_DIRECTION, F_BUILD, F_INDEX, F_VOTE) = range(8)
+F_SHARE = ACTION_FIELDS.index("share_0")  # share_0 .. share_4
+F_RESOURCE = ACTION_FIELDS.index("grain")  # grain, cattle, wood, ore, gold
+F_SUPPLY_CARDS, F_MARKETS, F_ARMY, F_GOALS = range(F_RESOURCE + 5, F_RESOURCE + 9)
+assert ACTION_FIELDS[F_VOTE] == "vote" and ACTION_FIELDS[F_GOALS] == "goals"
 
 
 @lru_cache(maxsize=8)
@@ -142,68 +148,67 @@ class Graenaland:
         rules.apply(state, board, data, choices)
 
     def record(self, state: GraenalandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        """(kind, fields): -1 where a field does not apply."""
-        f = dict(zip(ACTION_FIELDS, _NONE, strict=True))
+        """(kind, fields in ACTION_FIELDS order): -1 where a field does not apply."""
+        f = _NONE.copy()
         _, data = self._ctx(state)
-        f["round"], f["phase"] = state.round, state.phase
-        f["army"], f["goals"] = state.army[seat], sum(goals_by_seat(state, data)[seat])
         phase = state.phase
+        f[F_ROUND], f[F_PHASE] = state.round, phase
+        f[F_ARMY], f[F_GOALS] = state.army[seat], sum(goals_by_seat(state, data)[seat])
         kind = "unknown"
         try:
-            if phase == HEROES:
+            if phase == VOTE:
+                kind, f[F_VOTE] = "vote", int(bool(Vote(*option).yes))
+                f[F_TERRITORY] = state.proposal[1] if state.proposal else -1
+            elif phase == HEROES:
                 move = Move(*option)
                 kind = "stay" if move.hero < 0 else "move"
-                f["hero"], f["direction"] = move.hero, move.direction
+                f[F_HERO], f[F_DIRECTION] = move.hero, move.direction
             elif phase == PROPOSE:
                 prop = Propose(*option)
                 kind = "no_proposal" if prop.territory < 0 else "propose"
-                f["territory"] = prop.territory
+                f[F_TERRITORY] = prop.territory
                 if prop.territory >= 0:
                     for s in range(state.n_players):
-                        f[f"share_{s}"] = sum(1 for r in prop.receivers if r == s)
-            elif phase == VOTE:
-                kind, f["vote"] = "vote", int(bool(Vote(*option).yes))
-                f["territory"] = state.proposal[1] if state.proposal else -1
+                        f[F_SHARE + s] = sum(1 for r in prop.receivers if r == s)
             elif phase == BUILD:
                 act = Action(*option)
-                kind, f["territory"], f["index"] = act.kind, act.territory, act.index
-                f["build"] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+                kind, f[F_TERRITORY], f[F_INDEX] = act.kind, act.territory, act.index
+                f[F_BUILD] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
             elif phase == PAY:
                 pay = Pay(*option)
                 kind = "pay"
                 pk, t, k, _need = state.pending  # type: ignore[misc]
-                f["build"], f["territory"], f["index"] = ACTION_KINDS.index(pk), t, k
-                for name, v in zip(("grain", "cattle", "wood", "ore", "gold"), pay.resources, strict=True):
-                    f[name] = v
-                f["supply_cards"], f["markets"] = len(pay.supplies), pay.markets
+                f[F_BUILD], f[F_TERRITORY], f[F_INDEX] = ACTION_KINDS.index(pk), t, k
+                f[F_RESOURCE : F_RESOURCE + 5] = pay.resources
+                f[F_SUPPLY_CARDS], f[F_MARKETS] = len(pay.supplies), pay.markets
             elif phase == FEE:
-                kind, f["index"] = "fee", Fee(*option).resource
-                f["territory"] = state.pending[1] if state.pending else -1
+                kind, f[F_INDEX] = "fee", Fee(*option).resource
+                f[F_TERRITORY] = state.pending[1] if state.pending else -1
             elif phase == CONTRIBUTE:
                 kind = "contribute"
-                for name, v in zip(("grain", "cattle", "wood", "ore", "gold"), Contribute(*option).resources,
-                                   strict=True):
-                    f[name] = v
-                f["territory"], f["index"] = state.pending[1], state.pending[2]  # type: ignore[index]
+                f[F_RESOURCE : F_RESOURCE + 5] = Contribute(*option).resources
+                f[F_TERRITORY], f[F_INDEX] = state.pending[1], state.pending[2]  # type: ignore[index]
             elif phase == JOINT:
                 kind = "joint_build" if Decide(*option).yes else "joint_decline"
-                f["territory"], f["index"] = state.pending[1], state.pending[2]  # type: ignore[index]
+                f[F_TERRITORY], f[F_INDEX] = state.pending[1], state.pending[2]  # type: ignore[index]
             elif phase == RELOCATE:
                 kind = "relocate" if Decide(*option).yes else "keep_hero"
-                f["hero"], f["territory"] = state.relocate  # type: ignore[misc]
+                f[F_HERO], f[F_TERRITORY] = state.relocate  # type: ignore[misc]
             elif phase in (DRAFT, CHOOSE_CARD):
                 act = Action(*option)
-                kind, f["territory"], f["index"] = act.kind, act.territory, act.index
-                f["build"] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+                kind, f[F_TERRITORY], f[F_INDEX] = act.kind, act.territory, act.index
+                f[F_BUILD] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
             elif phase == ANCHOR:
                 kind = "stay_anchored" if len(option) == 1 else "weigh_anchor"
-                f["territory"] = -1 if len(option) == 1 else Action(*option).territory
+                f[F_TERRITORY] = -1 if len(option) == 1 else Action(*option).territory
             elif phase == ANNOUNCE:
                 kind = "announce" if Decide(*option).yes else "no_announce"
-                f["index"] = state.claims[seat]
+                f[F_INDEX] = state.claims[seat]
         except (TypeError, ValueError):
             kind = "malformed"
-        return kind, tuple(map(int, f.values()))  # f keeps ACTION_FIELDS order
+        if len(f) != len(ACTION_FIELDS):  # a malformed payment or contribution of the wrong length
+            return "malformed", tuple(_NONE)
+        return kind, tuple(map(int, f))
 
     def scores(self, state: GraenalandState) -> list[float]:
         """Goals met per seat (graenaland.txt:225); victory points with the victory point cards (286)."""

@@ -37,6 +37,7 @@ from sim.games.graenaland.state import (
     VOTE,
     WARRIOR,
     GraenalandState,
+    board_changed,
 )
 from sim.games.graenaland.victory import can_announce
 from sim.games.graenaland.votes import settlements_on
@@ -87,6 +88,7 @@ def new_game(data: GraenalandData, n_players: int, rules: dict, seed: int) -> Gr
         for t in (first, second):
             state.villages[t][seat] += 1
             state.houses[seat] -= 1
+            board_changed(state)
         state.heroes[seat][WARRIOR] = first
         state.start_positions.append((first, second))
     for seat in range(n_players):

@@ -94,3 +94,12 @@ class GraenalandState:
     vp_offer: list[list[int]] = field(default_factory=list)  # victory cards dealt to each seat
     vp_card: list[int] = field(default_factory=list)  # the card each seat kept (-1: none)
     claims: list[int] = field(default_factory=list)  # victory points each seat can reach now
+    # What the goals read (villages, buildings, army) changes only through ``board_changed``; the
+    # goals of every seat are remembered per version (sim.games.graenaland.victory.goals_by_seat).
+    board_version: int = 0
+    goals_memo: tuple | None = None  # (board_version, goal values per seat, goals met per seat)
+
+
+def board_changed(state: GraenalandState) -> None:
+    """Call after changing villages, buildings or an army: the remembered goals no longer hold."""
+    state.board_version += 1

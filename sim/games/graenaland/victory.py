@@ -39,25 +39,26 @@ def goals_met(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[
     return tuple(v >= data.goals[name] for v, name in zip(values, GOALS, strict=True))
 
 
-_GOALS_SEEN: dict[tuple, tuple[tuple[bool, ...], ...]] = {}
-
-
 def goals_by_seat(state: GraenalandState, data: GraenalandData) -> tuple[tuple[bool, ...], ...]:
-    """``goals_met`` for every seat, remembered by what the goals read (villages, buildings, army):
-    the records ask for them on every decision, and they change only when something is built."""
-    key = (
-        id(data),
-        state.three,
-        tuple(map(tuple, state.villages)),
-        tuple(map(tuple, state.buildings)),
-        tuple(state.army),
-    )
-    met = _GOALS_SEEN.get(key)
-    if met is None:
-        if len(_GOALS_SEEN) >= 4096:
-            _GOALS_SEEN.clear()
-        met = _GOALS_SEEN[key] = tuple(goals_met(state, data, p) for p in range(state.n_players))
-    return met
+    """``goals_met`` for every seat. The records ask for them on every decision, and what they read
+    (villages, buildings, army) changes only when something is built: they are remembered on the state
+    until ``board_changed`` is called."""
+    return _memo(state, data)[2]
+
+
+def goal_values_by_seat(state: GraenalandState, data: GraenalandData) -> tuple[tuple[int, ...], ...]:
+    """``goal_values`` for every seat, remembered like ``goals_by_seat``."""
+    return _memo(state, data)[1]
+
+
+def _memo(state: GraenalandState, data: GraenalandData) -> tuple:
+    memo = state.goals_memo
+    if memo is None or memo[0] != state.board_version:
+        values = tuple(goal_values(state, data, p) for p in range(state.n_players))
+        needed = tuple(data.goals[name] for name in GOALS)
+        met = tuple(tuple(v >= n for v, n in zip(row, needed, strict=True)) for row in values)
+        memo = state.goals_memo = (state.board_version, values, met)
+    return memo
 
 
 def can_announce(state: GraenalandState, data: GraenalandData, seat: int) -> bool:
@@ -69,6 +70,6 @@ def victory_points(state: GraenalandState, data: GraenalandData, seat: int, card
     """One point per level fulfilled on the seat's victory point card (line 286); 0 without a card."""
     if card < 0:
         return 0
-    values = goal_values(state, data, seat)
+    values = goal_values_by_seat(state, data)[seat]
     levels = data.victory_cards[card].levels
     return sum(1 for v, lv in zip(values, levels, strict=True) for x in lv if v >= x)

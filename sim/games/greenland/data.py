@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +137,20 @@ class GreenlandData:
     ranks: tuple[Rank, ...]
     events: tuple[Event, ...]
     reconstructed: tuple[str, ...]
+    #: tableau icon counts by attribute, one entry per TCard id (``has`` sums them over a tableau)
+    icons: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    #: each biome card's Trophy value, by card id
+    trophy_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: the scoring weights as integers: population, dead_tribe, trophy_scale, iron, ivory
+    points: tuple[int, int, int, int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = ("sled", "transport", "sun_stone", "winter_free", "attack", "vp", "hand")
+        icons = {a: tuple(int(getattr(c, a)) for c in self.tcards) for a in names}
+        object.__setattr__(self, "icons", icons)
+        object.__setattr__(self, "trophy_of", tuple(b.trophy for b in self.biomes))
+        keys = ("population", "dead_tribe", "trophy_scale", "iron", "ivory")
+        object.__setattr__(self, "points", tuple(int(self.score[k]) for k in keys))
 
     def deck(self, name: str) -> list[int]:
         return [b.id for b in self.biomes if b.deck == name]

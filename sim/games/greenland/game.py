@@ -169,7 +169,7 @@ class Greenland:
 
     def scores(self, state: GreenlandState) -> list[float]:
         data = state.data  # type: ignore[attr-defined]
-        return [float(rules.score(state, data, s)) for s in range(state.n_players)]
+        return [float(x) for x in rules.scores(state, data)]
 
     def is_terminal(self, state: GreenlandState) -> bool:
         return state.phase == PHASES.index("over")
@@ -177,7 +177,7 @@ class Greenland:
     def result(self, state: GreenlandState) -> Result:
         """Highest score wins; the sole remaining culture wins whatever the score (line 5); ties share."""
         data = state.data  # type: ignore[attr-defined]
-        scores = [float(rules.score(state, data, s)) for s in range(state.n_players)]
+        scores = [float(x) for x in rules.scores(state, data)]
         alive = [s for s in range(state.n_players) if state.alive[s]]
         sole = len(alive) == 1 and state.n_players > 1 and data.end["sole_survivor_wins"]
         keys = [sc + (1e6 if sole and s in alive else 0.0) for s, sc in enumerate(scores)]

@@ -8,7 +8,7 @@ the decision that causes it; ``roll_hunt`` and ``roll_attack`` are pure apart fr
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -110,6 +110,7 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
         colonists=[{} for _ in range(n)],
         placed=[{} for _ in range(n)],
         valhalla=[total - free - int(s["elders"])] * n,
+        pieces=[total] * n,
         energy=[int(s["energy"])] * n,
         ivory=[int(s["ivory"])] * n,
         iron=[int(s["iron"])] * n,
@@ -143,15 +144,11 @@ def setup(data: GreenlandData, n: int, rules: dict[str, Any], seed: int) -> Gree
 
 
 def population(state: GreenlandState, seat: int) -> int:
-    """Living tribesmen: unassigned, Hunters (Guards, Raiders), colonists, husbands, elders and the Alpha."""
-    return (
-        state.pool[seat]
-        + sum(state.hunters[seat].values())
-        + sum(state.colonists[seat].values())
-        + sum(state.husbands[seat].values())
-        + sum(state.elders[seat])
-        + (state.alpha[seat] != ALPHA_DEAD)
-    )
+    """Living tribesmen: unassigned, Hunters (Guards, Raiders), colonists, husbands, elders and the Alpha.
+
+    Tribesmen only move between those places and Valhalla (line 14; the playout tests check it after
+    every decision), so the living ones are the tribe's pieces less those in Valhalla, plus the Alpha."""
+    return state.pieces[seat] - state.valhalla[seat] + (state.alpha[seat] != ALPHA_DEAD)
 
 
 def home(state: GreenlandState, data: GreenlandData, seat: int) -> int:
@@ -174,7 +171,9 @@ def visible(state: GreenlandState) -> list[int]:
 
 
 def has(state: GreenlandState, data: GreenlandData, seat: int, attr: str) -> int:
-    return sum(int(getattr(data.tcards[c], attr)) for c in state.tableau[seat])
+    """How many ``attr`` icons (sled, transport, vp, ...) the seat's tableau shows."""
+    count = data.icons[attr]
+    return sum([count[c] for c in state.tableau[seat]])
 
 
 def mariners(state: GreenlandState, data: GreenlandData, seat: int) -> int:
@@ -255,6 +254,8 @@ def babies(state: GreenlandState, data: GreenlandData, seat: int, k: int) -> int
     if data.hunt["babies_from_valhalla"]:
         k = min(k, state.valhalla[seat])
         state.valhalla[seat] -= k
+    else:
+        state.pieces[seat] += k  # new pieces, beyond the box's
     state.pool[seat] += k
     state.stats["babies"][seat] += k
     return k
@@ -347,6 +348,25 @@ def tally(
     return hits, killed, hits >= need
 
 
+DICE_BLOCK = 64  # die faces drawn from the game's generator at a time
+
+
+def peek_dice(state: GreenlandState, data: GreenlandData, n: int) -> list[int]:
+    """The next ``n`` die faces, not used up. Faces are drawn from the game's generator (used for nothing
+    else after setup) ``DICE_BLOCK`` at a time, so the turn record can show a roll before it is made."""
+    faces = state.faces
+    while len(faces) < n:
+        faces.extend(state.rng.integers(1, int(data.die["sides"]) + 1, size=DICE_BLOCK).tolist())
+    return faces[:n]
+
+
+def take_dice(state: GreenlandState, data: GreenlandData, n: int) -> list[int]:
+    """Roll ``n`` dice: the next ``n`` faces (``peek_dice``), used up."""
+    out = peek_dice(state, data, n)
+    del state.faces[:n]
+    return out
+
+
 def reroll_count(state: GreenlandState, data: GreenlandData, seat: int, card: int, dice: int) -> int:
     """Line 71: the re-rolls a hunt roll on ``card`` is entitled to (none for a raid or without dice)."""
     if card >= TPLACE or not dice:
@@ -355,13 +375,13 @@ def reroll_count(state: GreenlandState, data: GreenlandData, seat: int, card: in
 
 
 def roll_hunt(
-    state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int, rng: np.random.Generator
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, flags: int, faces: Sequence[int]
 ) -> Roll:
-    """The first roll of a hunt: one die per Hunter (line 68). Re-rolls (line 71) are the player's own
-    decisions (``reroll`` / ``keep``, ruling G9); the roll is over at once when there are none."""
+    """The first roll of a hunt: one die per Hunter (line 68), showing the first of ``faces``. Re-rolls
+    (line 71) are the player's own decisions (``reroll`` / ``keep``, ruling G9); the roll is over at once
+    when there are none."""
     n = dice_count(state, seat, card, flags)
-    sides = int(data.die["sides"])
-    dice = tuple(int(x) for x in rng.integers(1, sides + 1, size=n)) if n else ()
+    dice = tuple(faces[:n])
     if reroll_count(state, data, seat, card, n):
         return Roll(dice, (), -1, -1, -1)
     hits, killed, success = tally(state, data, seat, card, flags, dice)
@@ -369,10 +389,11 @@ def roll_hunt(
 
 
 def roll_again(
-    state: GreenlandState, data: GreenlandData, seat: int, card: int, face: int, rng: np.random.Generator
+    state: GreenlandState, data: GreenlandData, seat: int, card: int, face: int, faces: Sequence[int]
 ) -> Roll:
-    """Line 71: re-roll one die showing ``face``; the roll is over after the last re-roll."""
-    new = int(rng.integers(1, int(data.die["sides"]) + 1))
+    """Line 71: re-roll one die showing ``face`` (it shows ``faces[0]`` now); the roll is over after the
+    last re-roll."""
+    new = faces[0]
     if state.rerolls > 1:
         return Roll((), (new,), -1, -1, -1)
     dice = list(state.dice)
@@ -381,16 +402,20 @@ def roll_again(
     return Roll((), (new,), hits, killed, int(success))
 
 
-def roll_attack(
-    state: GreenlandState, data: GreenlandData, attacker: int, card: int, rng: np.random.Generator
-) -> Roll:
-    """Line 62: one die per attacking tribesman on the card; each hit kills one (ruling G13)."""
-    n = (
+def attack_dice(state: GreenlandState, data: GreenlandData, attacker: int, card: int) -> int:
+    """Line 62: one die per attacking tribesman on the card (the Alpha too), plus attack icons."""
+    return (
         state.hunters[attacker].get(card, 0)
         + (state.alpha[attacker] == card)
         + has(state, data, attacker, "attack")
     )
-    dice = tuple(int(x) for x in rng.integers(1, int(data.die["sides"]) + 1, size=n)) if n else ()
+
+
+def roll_attack(
+    state: GreenlandState, data: GreenlandData, attacker: int, card: int, faces: Sequence[int]
+) -> Roll:
+    """Line 62: the attack's dice show the first of ``faces``; each hit kills one (ruling G13)."""
+    dice = tuple(faces[: attack_dice(state, data, attacker, card)])
     hits = sum(d in data.die["attack_hits"] for d in dice)
     return Roll(dice, (), hits, hits, hits > 0)
 
@@ -469,19 +494,30 @@ def check_hand(state: GreenlandState, data: GreenlandData, seat: int) -> None:
         state.stats["discarded"][seat] += 1
 
 
+def scores(state: GreenlandState, data: GreenlandData) -> list[int]:
+    """Every seat's score, reference B.2/B.3.7 (scoring.toml): population, plus Trophies (polytheist) or
+    iron and ivory (monotheist); a dead tribe scores ``dead_tribe``. One pass over the seats: the turn
+    records ask for it after every decision."""
+    per_head, dead, trophy_scale, iron, ivory = data.points
+    trophy, vp = data.trophy_of, data.icons["vp"]
+    out = []
+    for seat, alive in enumerate(state.alive):
+        if not alive:
+            out.append(dead)
+            continue
+        pts = population(state, seat) * per_head
+        if state.religion[seat] == POLY:
+            pts += sum([trophy[c] for c in state.trophies[seat]]) * trophy_scale
+        else:
+            pts += state.iron[seat] * iron + state.ivory[seat] * ivory
+            pts += sum([vp[c] for c in state.tableau[seat]])
+        out.append(pts)
+    return out
+
+
 def score(state: GreenlandState, data: GreenlandData, seat: int) -> int:
-    """Reference B.2/B.3.7 (scoring.toml): population, plus Trophies (polytheist) or iron and ivory
-    (monotheist)."""
-    if not state.alive[seat]:
-        return int(data.score["dead_tribe"])
-    sc = data.score
-    pts = population(state, seat) * int(sc["population"])
-    if state.religion[seat] == POLY:
-        pts += sum(data.biomes[c].trophy for c in state.trophies[seat]) * int(sc["trophy_scale"])
-    else:
-        pts += state.iron[seat] * int(sc["iron"]) + state.ivory[seat] * int(sc["ivory"])
-        pts += has(state, data, seat, "vp")
-    return pts
+    """One seat's score (``scores``)."""
+    return scores(state, data)[seat]
 
 
 # --------------------------------------------------------------------------- player order (lines 29-34)
@@ -903,8 +939,7 @@ def start_roll(state: GreenlandState, data: GreenlandData, seat: int, card: int,
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
     n = dice_count(state, seat, card, flags)
-    sides = int(data.die["sides"])
-    state.dice = [int(x) for x in state.rng.integers(1, sides + 1, size=n)] if n else []
+    state.dice = take_dice(state, data, n)
     state.flags = flags
     state.rerolls = reroll_count(state, data, seat, card, n)
     if state.rerolls <= 0:
@@ -913,7 +948,7 @@ def start_roll(state: GreenlandState, data: GreenlandData, seat: int, card: int,
 
 def reroll_die(state: GreenlandState, data: GreenlandData, seat: int, card: int, face: int) -> None:
     """Line 71: one re-roll, on a die showing ``face`` (the player's choice, ruling G9)."""
-    state.dice[state.dice.index(face)] = int(state.rng.integers(1, int(data.die["sides"]) + 1))
+    state.dice[state.dice.index(face)] = take_dice(state, data, 1)[0]
     state.rerolls -= 1
     if state.rerolls <= 0:
         end_roll(state, data, seat, card)
@@ -963,8 +998,7 @@ def resolve_hunt(
     if flags & IRON_FLAG:
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
-    n = dice_count(state, seat, card, flags)
-    state.dice = [int(x) for x in state.rng.integers(1, int(data.die["sides"]) + 1, size=n)] if n else []
+    state.dice = take_dice(state, data, dice_count(state, seat, card, flags))
     state.flags = flags
     return settle_hunt(state, data, seat, card, alpha_dies)
 
@@ -1467,7 +1501,8 @@ def resolve_attack(
 ) -> Roll:
     """Line 62: the attacker rolls; each hit kills one tribesman of the victim's choice (G10), a War Party's
     of the attacker's choice (G24), unless the victim spent iron before the roll (line 64)."""
-    roll = roll_attack(state, data, attacker, card, state.rng)
+    faces = take_dice(state, data, attack_dice(state, data, attacker, card))
+    roll = roll_attack(state, data, attacker, card, faces)
     state.stats["attacks"][attacker] += 1
     state.target = -1
     if iron:  # line 64: the victim spends 1 iron before the roll to cancel all casualties
@@ -1483,35 +1518,18 @@ def resolve_attack(
     return roll
 
 
-_TWIN = np.random.Generator(np.random.PCG64(0))
-
-
-def twin(rng: np.random.Generator) -> np.random.Generator:
-    """A generator in ``rng``'s state (one scratch generator, reset on every call: drawing from it
-    leaves ``rng`` untouched; a deep copy of ``rng`` costs about 15 times more)."""
-    global _TWIN
-    if not isinstance(rng, np.random.Generator):  # a stand-in (tests load dice): copy it whole
-        return copy.deepcopy(rng)
-    if type(_TWIN.bit_generator) is not type(rng.bit_generator):
-        _TWIN = np.random.Generator(type(rng.bit_generator)(0))
-    _TWIN.bit_generator.state = rng.bit_generator.state
-    return _TWIN
-
-
 def preview(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Roll | None:
-    """The dice ``o`` will roll, from a copy of the generator (for the turn record); a ``keep`` logs the
+    """The dice ``o`` will roll, read ahead without using them (for the turn record); a ``keep`` logs the
     final tally of the dice."""
     if o.kind == "roll":
-        return roll_hunt(state, data, seat, o.a, o.b, twin(state.rng))
+        faces = peek_dice(state, data, dice_count(state, seat, o.a, o.b))
+        return roll_hunt(state, data, seat, o.a, o.b, faces)
     if o.kind == "reroll":
-        return roll_again(state, data, seat, o.a, o.b, twin(state.rng))
+        return roll_again(state, data, seat, o.a, o.b, peek_dice(state, data, 1))
     if o.kind == "keep":
         hits, killed, success = tally(state, data, seat, o.a, state.flags, state.dice)
         return Roll((), (), hits, killed, int(success))
     if o.kind == "defend":
-        return roll_attack(state, data, o.c, o.a, twin(state.rng))
+        faces = peek_dice(state, data, attack_dice(state, data, o.c, o.a))
+        return roll_attack(state, data, o.c, o.a, faces)
     return None
-
-
-def final_scores(state: GreenlandState, data: GreenlandData) -> list[int]:
-    return [score(state, data, s) for s in range(state.n_players)]

@@ -112,7 +112,7 @@ class GreenlandState:
     n_players: int
     seed: int
     rules: dict
-    rng: np.random.Generator
+    rng: np.random.Generator  # after setup, only dice are drawn from it (rules.peek_dice)
     tribe: list[int]  # seat -> tribe index (sim.games.greenland.data.TRIBES)
     events: list[int]
     decks: list[list[int]]  # North, South biome decks
@@ -128,6 +128,9 @@ class GreenlandState:
     colonists: list[dict[int, int]]
     placed: list[dict[int, int]]  # tribesmen sent to each card this generation (transport)
     valhalla: list[int]
+    #: the tribe's tribesmen in all (line 14: 18), more only when babies do not come from Valhalla; a seat's
+    #: living tribesmen are these less the ones in Valhalla (``rules.population``)
+    pieces: list[int]
     energy: list[int]
     ivory: list[int]
     iron: list[int]
@@ -163,6 +166,7 @@ class GreenlandState:
     hunts: list[tuple[int, int]] = field(default_factory=list)  # (card, seat): the card hunted now (line 33)
     lead: int = -1  # picks the next card: most iron (F, line 32), the first player (G, line 33)
     left_cards: list[int] = field(default_factory=list)  # cards still to negotiate (F) or hunt (G), row order
+    faces: list[int] = field(default_factory=list)  # die faces drawn ahead, next first (rules.peek_dice)
     dice: list[int] = field(default_factory=list)  # the pending hunt roll's dice, as they lie now (G9)
     rerolls: int = -1  # re-rolls still to use on the pending roll; -1 no roll pending
     flags: int = 0  # the pending roll's flags (Option roll b)
