@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -206,10 +207,10 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     return parts(out)
 
 
-def kill_midway(out: Path, sig: signal.Signals) -> subprocess.CompletedProcess:
+def kill_midway(out: Path, sig: signal.Signals, extra: Sequence[str] = ()) -> subprocess.CompletedProcess:
     """Start the Mainland run in its own process group and signal the group once 5 chunks are done."""
     proc = subprocess.Popen(
-        [*SKALD, *MAINLAND, "--out", str(out)],
+        [*SKALD, *MAINLAND, *extra, "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -227,12 +228,20 @@ def kill_midway(out: Path, sig: signal.Signals) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
+@pytest.mark.parametrize(
+    ("sig", "backend"),
+    [(signal.SIGINT, "loky"), (signal.SIGKILL, "loky"), (signal.SIGINT, "ray")],
+    ids=["sigint", "sigkill", "sigint-ray"],
+)
 def test_killed_mainland_run_resumes_to_identical_parts(
-    tmp_path: Path, uninterrupted: dict[str, bytes], sig: signal.Signals
+    tmp_path: Path, uninterrupted: dict[str, bytes], sig: signal.Signals, backend: str
 ) -> None:
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) or SIGKILL midway, then --resume (on
+    loky): the parts are those of an uninterrupted run. Under Ray too: Ctrl-C stops the local Ray cleanly."""
+    if backend == "ray":
+        pytest.importorskip("ray")
     out = tmp_path / "m"
-    stopped = kill_midway(out, sig)
+    stopped = kill_midway(out, sig, ["--backend", backend])
     if sig == signal.SIGINT:
         assert stopped.returncode == 130, stopped.stderr
         lines = stopped.stderr.strip().splitlines()
