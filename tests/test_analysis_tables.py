@@ -187,8 +187,8 @@ def test_graenaland_start_positions_by_hand(tmp_path: Path) -> None:
     assert row["goals_met"] == pytest.approx(9 / 4)
     assert row["goals_met_low"] < 9 / 4 < row["goals_met_high"]
     assert row["rate_goal_army"] == pytest.approx(3 / 4)
-    # territories by name from the packaged three-player layout: U1 T35 U2 on the coast, U4 U3 inland
-    assert row["start_territories"] == "U1 (coastal plains) + U4 (mountains)"
+    # territories by name from the packaged three-player layout: T35 U1 U2 on the coast, U4 U3 inland
+    assert row["start_territories"] == "T35 (coastal hills) + U4 (mountains)"
     third = table.filter((pl.col("start_position") == 3) & (pl.col("variant") == "defaults"))
     assert third["start_territories"].to_list() == ["U2 (coastal forest) + U3 (hills)"]
     rates = graenaland.goal_rates(runs, "start_position", by=("variant",))
@@ -210,8 +210,8 @@ def test_graenaland_draft_by_hand(tmp_path: Path) -> None:
     assert territory["first_picks"].to_list() == [2, 1, 1]  # pick 1 chose 0, 2, 0, 1
     assert territory["pick_share"].to_list() == pytest.approx([1 / 3] * 3)
     assert territory["territory_name"].to_list() == [
-        "U1 (coastal plains)",
         "T35 (coastal hills)",
+        "U1 (coastal plains)",
         "U2 (coastal forest)",
     ]
     test = parts["territory_tests"].row(0, named=True)
