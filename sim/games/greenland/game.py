@@ -12,7 +12,7 @@ from sim.game import Result, RuleSwitch, ranks_from_scores
 from sim.games.greenland import data as data_module
 from sim.games.greenland import rules
 from sim.games.greenland.data import GreenlandData
-from sim.games.greenland.rules import pack, population, preview
+from sim.games.greenland.rules import DICE_KINDS, pack, population, preview
 from sim.games.greenland.state import ALPHA_DEAD, MONO, PHASES, STATS, GreenlandState, Option
 from sim.games.greenland.view import GreenlandView, view_of
 
@@ -148,28 +148,29 @@ class Greenland:
         rules.apply(state, state.data, choices)  # type: ignore[attr-defined]
 
     def record(self, state: GreenlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        """Kind and fields; a hunt or attack decision logs its dice (a copy of the generator rolls them
-        first): dice = how many this decision rolls, roll = a first roll as decimal digits (first die first),
+        """Kind and fields; a hunt or attack decision logs its dice (read ahead, ``rules.peek_dice``):
+        dice = how many this decision rolls, roll = a first roll as decimal digits (first die first),
         reroll = a re-roll's result, and on the decision that makes the dice final (the roll without
         re-rolls, the last re-roll, keep, defend) hits, killed, success (1/0); -1 where not applicable."""
-        o = Option(*option)
+        o = option if type(option) is Option else Option(*option)
+        head = (state.generation, state.phase, int(o.a), int(o.b), int(o.c))
+        if o.kind not in DICE_KINDS:
+            return o.kind, (*head, -1, -1, -1, -1, -1, -1, state.event)
         roll = preview(state, state.data, seat, o)  # type: ignore[attr-defined]
-        if roll is None:
-            dice = (-1, -1, -1, -1, -1, -1)
-        else:
-            dice = (
-                len(roll.dice) + len(roll.rerolled),
-                pack(roll.dice),
-                pack(roll.rerolled),
-                roll.hits,
-                roll.killed,
-                int(roll.success),
-            )
-        return o.kind, (state.generation, state.phase, int(o.a), int(o.b), int(o.c), *dice, state.event)
+        assert roll is not None
+        dice = (
+            len(roll.dice) + len(roll.rerolled),
+            pack(roll.dice),
+            pack(roll.rerolled),
+            roll.hits,
+            roll.killed,
+            int(roll.success),
+        )
+        return o.kind, (*head, *dice, state.event)
 
     def scores(self, state: GreenlandState) -> list[float]:
         data = state.data  # type: ignore[attr-defined]
-        return [float(x) for x in rules.scores(state, data)]
+        return list(map(float, rules.scores(state, data)))
 
     def is_terminal(self, state: GreenlandState) -> bool:
         return state.phase == PHASES.index("over")

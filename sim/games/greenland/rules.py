@@ -499,18 +499,18 @@ def scores(state: GreenlandState, data: GreenlandData) -> list[int]:
     iron and ivory (monotheist); a dead tribe scores ``dead_tribe``. One pass over the seats: the turn
     records ask for it after every decision."""
     per_head, dead, trophy_scale, iron, ivory = data.points
-    trophy, vp = data.trophy_of, data.icons["vp"]
+    trophy, vp = data.trophy_of.__getitem__, data.icons["vp"].__getitem__
+    pieces, valhalla, alpha, religion = state.pieces, state.valhalla, state.alpha, state.religion
     out = []
     for seat, alive in enumerate(state.alive):
         if not alive:
             out.append(dead)
             continue
-        pts = population(state, seat) * per_head
-        if state.religion[seat] == POLY:
-            pts += sum([trophy[c] for c in state.trophies[seat]]) * trophy_scale
+        pts = (pieces[seat] - valhalla[seat] + (alpha[seat] != ALPHA_DEAD)) * per_head  # population()
+        if religion[seat] == POLY:
+            pts += sum(map(trophy, state.trophies[seat])) * trophy_scale
         else:
-            pts += state.iron[seat] * iron + state.ivory[seat] * ivory
-            pts += sum([vp[c] for c in state.tableau[seat]])
+            pts += state.iron[seat] * iron + state.ivory[seat] * ivory + sum(map(vp, state.tableau[seat]))
         out.append(pts)
     return out
 
@@ -1516,6 +1516,10 @@ def resolve_attack(
         state.stats["kills_inflicted"][attacker] += lose_hunters(state, data, victim, card, roll.killed)
     state.attacker = -1
     return roll
+
+
+#: the decisions that roll or settle dice (``preview`` returns None for any other)
+DICE_KINDS = frozenset({"roll", "reroll", "keep", "defend"})
 
 
 def preview(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Roll | None:
