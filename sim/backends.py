@@ -160,7 +160,13 @@ def _ray_session(jobs: int, scheduler: str | None) -> Iterator[tuple[int, str]]:
     """
     import ray
 
-    options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    # Ctrl-C is this process's to handle (it stops the run and says how to resume), as with loky's
+    # workers: a worker interrupted mid-task made Ray's core worker abort now and then.
+    options: dict[str, Any] = {
+        "logging_level": logging.ERROR,
+        "log_to_driver": False,
+        "runtime_env": {"worker_process_setup_hook": ignore_sigint},
+    }
     if ray.is_initialized():
         owned, described = False, "existing"
     elif scheduler is None:
@@ -217,8 +223,10 @@ def _ray_map(workers: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
                     raise
                 yield result
         finally:
+            # Not force=True: killing a worker whose reply is already on its way crashed Ray's core
+            # worker now and then ("Tried to complete task that was not pending") on Ctrl-C.
             for ref in pending:
-                ray.cancel(ref, force=True)
+                ray.cancel(ref)
 
     return run_tasks
 

@@ -123,7 +123,7 @@ def play_game(
     log = turns is not None
     if log:
         record, scores = game.record, game.scores
-        add_turn, add_seat, add_kind = turns.turn.append, turns.seat.append, turns.kind.append
+        add_seat, add_kind = turns.seat.append, turns.kind.append
         add_fields, add_scores = turns.flat_fields.extend, turns.flat_scores.extend
     decisions = 0
     truncated = False
@@ -156,7 +156,6 @@ def play_game(
                         f" read (game seed {seed}, turn {turn}): {type(exc).__name__}: {exc}",
                         game, state, strategies, seat, turn, seed, decisions,
                     ) from exc
-                add_turn(turn)
                 add_seat(seat)
                 add_kind(kind)
                 add_fields(fields)

@@ -91,21 +91,34 @@ class TurnLog:
     one after the other; ``flat_scores``: every seat's score after each decision), so a
     chunk's buffers hold plain ints and floats rather than one tuple per row: cheaper to
     append and nothing for the garbage collector to scan.  ``fields`` and ``scores`` give
-    them back per row.
+    them back per row.  A game's rows are its decisions in order, so ``turn`` (the row's
+    place in its game) is not stored but counted.
     """
 
-    __slots__ = ("game_id", "turn", "seat", "kind", "flat_fields", "flat_scores")
+    __slots__ = ("game_id", "seat", "kind", "flat_fields", "flat_scores")
 
     def __init__(self) -> None:
         self.game_id: list[int] = []
-        self.turn: list[int] = []
         self.seat: list[int] = []
         self.kind: list[str] = []
         self.flat_fields: list[int] = []
         self.flat_scores: list[float] = []
 
     def __len__(self) -> int:
-        return len(self.turn)
+        return len(self.seat)
+
+    @property
+    def turn(self) -> list[int]:
+        """Each row's decision number within its game (0, 1, ...; the rows not yet tagged are the
+        game being played)."""
+        out: list[int] = []
+        prev, k = None, 0
+        for g in self.game_id:
+            k = k + 1 if g == prev else 0
+            prev = g
+            out.append(k)
+        out.extend(range(len(self.seat) - len(self.game_id)))
+        return out
 
     @staticmethod
     def _rows(flat: list[Any], rows: int) -> list[tuple[Any, ...]]:
@@ -122,17 +135,16 @@ class TurnLog:
     @property
     def scores(self) -> list[tuple[float, ...]]:
         """Every seat's score after each decision (a tuple per row)."""
-        return self._rows(self.flat_scores, len(self.turn))
+        return self._rows(self.flat_scores, len(self.seat))
 
     def tag(self, game_id: int) -> None:
         """Mark the rows added since the last call as belonging to ``game_id``."""
-        self.game_id.extend([game_id] * (len(self.turn) - len(self.game_id)))
+        self.game_id.extend([game_id] * (len(self.seat) - len(self.game_id)))
 
     def trim(self, n_fields: int, n_players: int) -> None:
         """Drop what a decision point left half-logged (its choices recorded, the game failed before
         its scores): keep only whole rows."""
         rows = len(self.flat_scores) // n_players  # scores come last: a row with them is whole
-        del self.turn[rows:]
         del self.seat[rows:]
         del self.kind[rows:]
         del self.flat_fields[rows * n_fields :]
@@ -140,7 +152,7 @@ class TurnLog:
 
     def table(self, action_fields: Sequence[str], n_players: int) -> pa.Table:
         """The buffered rows as an Arrow table with ``turns_schema(action_fields)``."""
-        rows = len(self.turn)
+        rows = len(self.seat)
         n_fields = len(action_fields)
         if len(self.kind) != rows or len(self.flat_fields) != rows * n_fields:
             raise ValueError(
@@ -154,9 +166,14 @@ class TurnLog:
         own = flat.reshape(rows, n_players)[np.arange(rows), seat] if rows else np.zeros(0)
         fields = np.asarray(self.flat_fields, dtype=np.int64).reshape(rows, n_fields)
         offsets = pa.array(np.arange(0, rows * n_players + 1, n_players, dtype=np.int32))
+        game_id = np.asarray(self.game_id, dtype=np.int64)
+        if len(game_id) != rows:
+            raise ValueError(f"{rows - len(game_id)} turn rows were never tagged with their game")
+        starts = np.flatnonzero(np.diff(game_id, prepend=-1) != 0) if rows else np.zeros(0, dtype=np.int64)
+        turn = np.arange(rows, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, rows)))
         columns: list[Any] = [
-            pa.array(np.asarray(self.game_id, dtype=np.int64)),
-            pa.array(np.asarray(self.turn, dtype=np.int64)),
+            pa.array(game_id),
+            pa.array(turn),
             pa.array(seat),
             pa.array(self.kind, type=pa.string()),
             *[pa.array(np.ascontiguousarray(fields[:, j])) for j in range(n_fields)],
