@@ -9,14 +9,18 @@ and reports the rates.  Three kinds of rows:
 * ``recording``: one worker playing the same chunks with and without records (``simulate_chunk``
   with a temporary folder or with ``out=None``, chunk by chunk in turn so both see the same load):
   games/s both ways, ``recording_cost`` (the share of the rate that recording costs, from this
-  process's CPU time so that other load on the machine does not move it; ``recording_cost_wall``
-  from the wall clock) and the Parquet bytes per game, in all and per table.
+  process's CPU time so that other load on the machine does not move it, as the median over the
+  pairs of chunks so that one slow moment on a shared machine does not either;
+  ``recording_cost_quartiles`` the pairs' spread, ``recording_cost_total`` from the summed CPU time
+  and ``recording_cost_wall`` from the wall clock) and the Parquet bytes per game, in all and per
+  table.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import statistics
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -138,6 +142,7 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
             per_game = (time.perf_counter() - t0) / 2
             chunk = max(1, min(MAX_CHUNK, int(seconds / 4 / max(per_game, 1e-6))))
         bare = recorded = bare_cpu = recorded_cpu = 0.0
+        pair_costs: list[float] = []  # per chunk: 1 - CPU time without records / with records
         played = decisions = 0
         c = 0
         while True:
@@ -147,14 +152,18 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
             # content caches (Graenaland's payment tables, say) make a second pass over the same games
             # much faster, so both timed passes must find them equally warm.
             simulate_chunk(plan, c, start, stop, None)
+            cpu = {}
             for recording in (False, True) if c % 2 == 0 else (True, False):
                 t0, u0 = time.perf_counter(), time.process_time()
                 summary = simulate_chunk(plan, c, start, stop, out if recording else None)
                 t1, u1 = time.perf_counter(), time.process_time()
+                cpu[recording] = u1 - u0
                 if recording:
                     recorded, recorded_cpu = recorded + t1 - t0, recorded_cpu + u1 - u0
                 else:
                     bare, bare_cpu = bare + t1 - t0, bare_cpu + u1 - u0
+            if cpu[True] > 0 and cpu[False] > 0:
+                pair_costs.append(1.0 - cpu[False] / cpu[True])
             played += stop - start
             decisions += summary.decisions
             c += 1
@@ -165,7 +174,9 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
     rate, rate_bare = played / recorded, played / bare
     # The cost from this process's CPU time: other programs on the machine do not change it (the
     # wall-clock rates above do move with them).
-    cost = 1.0 - bare_cpu / recorded_cpu if recorded_cpu > 0 and bare_cpu > 0 else 1.0 - rate / rate_bare
+    total = 1.0 - bare_cpu / recorded_cpu if recorded_cpu > 0 and bare_cpu > 0 else 1.0 - rate / rate_bare
+    quartiles = statistics.quantiles(pair_costs, n=4) if len(pair_costs) >= 2 else [total] * 3
+    cost = statistics.median(pair_costs) if pair_costs else total
     return {
         "game": plan.game_name,
         "players": plan.players,
@@ -179,6 +190,9 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
         "kind": "recording",
         "games_per_s_without_records": round(rate_bare, 3),
         "recording_cost": round(cost, 4),
+        "recording_cost_quartiles": [round(quartiles[0], 4), round(quartiles[2], 4)],
+        "recording_cost_total": round(total, 4),
+        "chunk_pairs": len(pair_costs),
         "recording_cost_wall": round(1.0 - rate / rate_bare, 4),
         "parquet_bytes_per_game": round(sum(sizes.values()) / played, 1),
         "parquet_bytes_per_game_by_table": {t: round(b / played, 1) for t, b in sizes.items()},

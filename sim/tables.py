@@ -161,10 +161,12 @@ class TurnLog:
             )
         if len(self.flat_scores) != rows * n_players:
             raise ValueError(f"Game.scores returned a list whose length is not the player count {n_players}")
-        seat = np.asarray(self.seat, dtype=np.int64)
-        flat = np.asarray(self.flat_scores, dtype=np.float64)
+        seat = np.fromiter(self.seat, dtype=np.int64, count=rows)
+        flat = np.fromiter(self.flat_scores, dtype=np.float64, count=rows * n_players)
         own = flat.reshape(rows, n_players)[np.arange(rows), seat] if rows else np.zeros(0)
-        fields = np.asarray(self.flat_fields, dtype=np.int64).reshape(rows, n_fields)
+        # one contiguous row per action field (the transposed copy), so each column converts without a copy
+        flat_fields = np.fromiter(self.flat_fields, dtype=np.int64, count=rows * n_fields)
+        fields = flat_fields.reshape(rows, n_fields).T.copy()
         offsets = pa.array(np.arange(0, rows * n_players + 1, n_players, dtype=np.int32))
         game_id = np.asarray(self.game_id, dtype=np.int64)
         if len(game_id) != rows:
@@ -176,7 +178,7 @@ class TurnLog:
             pa.array(turn),
             pa.array(seat),
             pa.array(self.kind, type=pa.string()),
-            *[pa.array(np.ascontiguousarray(fields[:, j])) for j in range(n_fields)],
+            *[pa.array(fields[j]) for j in range(n_fields)],
             pa.array(own, type=pa.float64()),
             pa.ListArray.from_arrays(offsets, pa.array(flat, type=pa.float64())),
         ]
@@ -242,17 +244,16 @@ class GameRows:
         scores = [nan] * n if result is None else [float(x) for x in result.scores]
         ranks: list[int | None] = [None] * n if result is None else [int(r) for r in result.ranks]
         parts = (result.parts if result is not None else None) or [{} for _ in range(n)]
-        for seat in range(n):
-            s["game_id"].append(game_id)
-            s["seat"].append(seat)
-            s["strategy"].append(strategy_text[seat])
-            s["strategy_index"].append(strategy_index[seat])
-            s["score"].append(scores[seat])
-            s["rank"].append(ranks[seat])
-            s["won"].append(shares[seat] > 0.0)
-            s["win_share"].append(shares[seat])
-            for name in self.part_fields:
-                s[name].append(float(parts[seat].get(name, nan)))
+        s["game_id"].extend([game_id] * n)
+        s["seat"].extend(range(n))
+        s["strategy"].extend(strategy_text[:n])
+        s["strategy_index"].extend(strategy_index)
+        s["score"].extend(scores)
+        s["rank"].extend(ranks)
+        s["won"].extend([share > 0.0 for share in shares])
+        s["win_share"].extend(shares)
+        for name in self.part_fields:
+            s[name].extend([float(p.get(name, nan)) for p in parts])
         return shares
 
     def games_table(self) -> pa.Table:
@@ -269,11 +270,25 @@ def part_name(chunk: int) -> str:
     return f"part-{chunk:05d}.parquet"
 
 
+def _exact_columns(schema: pa.Schema) -> list[str]:
+    """The columns other than floats and float lists."""
+    return [f.name for f in schema if not (pa.types.is_floating(f.type) or pa.types.is_list(f.type)
+                                           and pa.types.is_floating(f.type.value_type))]
+
+
+def _write(table: pa.Table, where: Any) -> None:
+    """``pq.write_table`` with the parts' options: zstd; dictionary encoding and min/max statistics
+    only for the columns other than floats (scores rarely repeat exactly, so a dictionary there
+    costs time and bytes: a Mainland turns part is 20% smaller and quicker to write without)."""
+    exact = _exact_columns(table.schema)
+    pq.write_table(table, where, compression=COMPRESSION, use_dictionary=exact, write_statistics=exact)
+
+
 def write_part(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` atomically (temporary name in the same folder, then rename)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        pq.write_table(table, tmp, compression=COMPRESSION)
+        _write(table, tmp)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -283,7 +298,7 @@ def write_part(table: pa.Table, path: Path) -> None:
 def part_bytes(table: pa.Table) -> bytes:
     """The bytes ``write_part`` would write for ``table``."""
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression=COMPRESSION)
+    _write(table, sink)
     return sink.getvalue().to_pybytes()
 
 

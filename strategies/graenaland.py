@@ -12,11 +12,17 @@ joint ones, how much they value army) and in what they remember about the others
 * votes: accept when the share is at least what holding out is worth (the seat's vote share of
   the cards, discounted), adjusted by how the proposer treated the seat before;
 * building: the action that advances the goals most (lines 223-231), taking the supply card
-  that enables the best build first; payments: exact resources before gold and supply cards.
+  that enables the best build first; payments: exact resources before gold and supply cards;
+* ``focus`` (all archetypes, default 0): a goal planner. The seat estimates what each set of three
+  goals would cost it in cards from where it stands (``goal_plan_costs``) and weighs the goals
+  outside the cheapest set by ``1 - focus``: ``greedy:focus=0.8`` concentrates on its recipe
+  (say Largest + Buildings + Army on one territory) instead of spreading over all five goals.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,6 +79,7 @@ class GraenalandBase(Strategy):
         "contribute": (float, 0.0),  # share of a joint building's cost offered (0 = never)
         "army": (float, 1.0),  # weight of the Army goal
         "spread": (float, 1.0),  # weight of new territories
+        "focus": (float, 0.0),  # weight taken off the goals outside the seat's cheapest three (0 = none)
     }
 
     def __init__(self, seat: int, rng, **params: Any) -> None:
@@ -194,10 +201,23 @@ class GraenalandBase(Strategy):
         thr = [data.goals["settlements"], data.goals["territories"], data.goals["largest"],
                data.goals["buildings"], data.goals["army"]]
         weights = [1.0, self.spread, 1.0, 1.0, self.army]
+        if self.focus > 0.0:
+            chosen = self.plan(view)
+            weights = [w if g in chosen else w * (1.0 - self.focus) for g, w in enumerate(weights)]
         total = 0.0
         for v, t, w in zip(values, thr, weights, strict=True):
             total += w * (PROGRESS_WEIGHT * min(v, t) / t + (GOAL_WEIGHT if v >= t else 0.0))
         return total
+
+    def plan(self, view: GraenalandView) -> tuple[int, ...]:
+        """The three goals (indices into GOALS) the seat can complete for the fewest resource cards from
+        where it stands (victory needs three of five, graenaland.txt:225), remembered until the round or
+        the seat's goal values change. Ties go to the lower goal indices."""
+        key = (view.round, view.goals[view.seat])
+        if getattr(self, "_plan_key", None) != key:
+            costs = goal_plan_costs(view)
+            self._plan_key, self._plan = key, min(costs, key=lambda combo: (costs[combo], combo))
+        return self._plan
 
     def after(self, view: GraenalandView, kind: str, t: int) -> tuple[int, ...]:
         """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view)."""
@@ -459,6 +479,79 @@ class GraenalandBase(Strategy):
             if key > best_key:
                 best, best_key = option, key
         return best
+
+
+SETTLEMENTS, TERRITORIES, LARGEST, BUILDINGS_GOAL, ARMY = range(5)  # GOALS order
+
+
+def goal_plan_costs(view: GraenalandView) -> dict[tuple[int, ...], float]:
+    """Estimated resource cards to complete each set of three goals (GOALS indices) from the seat's
+    position, counting one build towards every goal it serves: buildings placed on the territory grown
+    for Largest (a building needs an own village there and a free slot, none in the mountains, lines
+    150-153), villages of Largest towards the Territories' pairs, and every village or building towards
+    Settlements; an army step at the cheapest price the seat's fortresses allow. A set that needs more
+    houses than the seat has left, or an army past the maximum, costs infinity."""
+    seat, board, data = view.seat, view.board, view.data
+    goals = data.goals
+    n = board.n
+    per = [view.villages[t][seat] + sum(1 for o in view.buildings[t] if o == seat) for t in range(n)]
+    values = view.goals[seat]
+    own = [t for t in range(n) if per[t] > 0]
+    reach = set(own)
+    for t in own:
+        reach |= board.adjacent[t]
+    vcost = [sum(board.village_cost[t]) for t in range(n)]
+    cheapest_village = min((vcost[t] for t in reach), default=math.inf)
+    bcost = min(sum(data.costs[name]) for name in BUILDINGS)
+    slots = [sum(1 for o in view.buildings[t] if o < 0) if board.allows_buildings(t) else 0 for t in range(n)]
+    need_s = max(0, goals["settlements"] - values[SETTLEMENTS])
+    need_b = max(0, goals["buildings"] - values[BUILDINGS_GOAL])
+    need_a = max(0, goals["army"] - values[ARMY])
+    if need_a and view.army[seat] + need_a > data.army_max:
+        army_cards = math.inf
+    else:
+        army_cards = need_a * min(map(sum, army_costs(view.buildings, board, data, seat)))
+    size, largest = goals["territory_size"], goals["largest"]
+    out: dict[tuple[int, ...], float] = {}
+    for combo in itertools.combinations(range(5), 3):
+        cards, builds = 0.0, 0
+        at = [0] * n  # builds planned per territory
+        placed_b = 0
+        if ARMY in combo:
+            cards += army_cards
+        if LARGEST in combo and values[LARGEST] < largest:
+            best = None
+            for t in own:
+                d = largest - per[t]
+                room = slots[t] if view.villages[t][seat] else 0
+                b = min(d, room, need_b if BUILDINGS_GOAL in combo else 0)
+                c = b * bcost + (d - b) * vcost[t]
+                if best is None or c < best[0]:
+                    best = (c, t, d, b)
+            if best is None:
+                cards = math.inf
+            else:
+                c, t, d, placed_b = best
+                cards += c
+                at[t] += d
+                builds += d
+        if BUILDINGS_GOAL in combo:
+            rest = need_b - placed_b
+            cards += rest * bcost
+            builds += rest
+        if TERRITORIES in combo and values[TERRITORIES] < goals["territories"]:
+            gaps = sorted((max(0, size - per[t] - at[t]) * vcost[t], max(0, size - per[t] - at[t]))
+                          for t in reach)[: goals["territories"]]
+            cards += sum(c for c, _ in gaps)
+            builds += sum(k for _, k in gaps)
+        if SETTLEMENTS in combo:
+            rest = max(0, need_s - builds)
+            cards += rest * cheapest_village
+            builds += rest
+        if builds > view.houses[seat]:
+            cards = math.inf
+        out[combo] = cards
+    return out
 
 
 class GreedyStrategy(GraenalandBase):

@@ -15,7 +15,13 @@ from sim.games.graenaland.board import build_board
 from sim.games.graenaland.game import GAME
 from sim.games.graenaland.production import settled_total
 from sim.games.graenaland.state import OVER
-from sim.games.graenaland.victory import goal_values, goal_values_by_seat, goals_by_seat, goals_met
+from sim.games.graenaland.victory import (
+    goal_counts,
+    goal_values,
+    goal_values_by_seat,
+    goals_by_seat,
+    goals_met,
+)
 from sim.games.graenaland.votes import settlements_on, votes_on
 from sim.runner import play_game
 from strategies.registry import parse_spec
@@ -56,10 +62,12 @@ def check_invariants(state) -> None:
                 assert state.villages[t][owner] > 0 or any(
                     state.buildings[t][k] == owner for k in range(3) if k != b_kind)
     assert all(k >= 0 for k in state.tokens)
-    # The goals remembered on the state (cleared by board_changed) are the goals worked out afresh: a
-    # rule that moves a village, building or army without board_changed fails here.
+    # The goals remembered on the state (a seat's cleared by board_changed(state, seat)) are the goals
+    # worked out afresh: a rule that moves a village, building or army without board_changed, or that
+    # names the wrong seat, fails here.
     assert goal_values_by_seat(state, DATA) == tuple(goal_values(state, DATA, p) for p in range(n))
     assert goals_by_seat(state, DATA) == tuple(goals_met(state, DATA, p) for p in range(n))
+    assert goal_counts(state, DATA) == tuple(sum(goals_met(state, DATA, p)) for p in range(n))
     for k, total in enumerate(DATA.tokens.values()):
         assert state.tokens[k] + sum(row[k] for row in state.public) == total
 

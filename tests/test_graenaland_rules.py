@@ -1033,3 +1033,46 @@ def test_strategies_price_the_army_with_their_fortresses():
     assert building.army_costs(view.buildings, view.board, DATA, 1) == [DATA.costs["army"], (1, 1, 0, 1)]
     assert greedy.cost_of(view, "army", -1) == (1, 1, 0, 1)
     assert (1, 1, 0, 1) in [cost for _, cost in greedy.targets(view)]
+
+
+def test_goal_planner_picks_the_cheapest_three_goals():
+    """graenaland.txt:225 "To win, a player must fulfill at least three of five possible goals": the
+    ``focus`` strategies plan for the three that cost the fewest cards from where they stand. Three
+    villages on a plains piece and army 2: one building there makes Largest (line 229) and counts for
+    Buildings (line 230), a second building completes Buildings, one army step completes Army (line
+    231): 2 building prices + 1 army price, cheaper than any set with Settlements or Territories."""
+    from sim.games.graenaland.state import board_changed
+    from strategies.graenaland import ARMY, BUILDINGS_GOAL, LARGEST, GreedyStrategy, goal_plan_costs
+
+    state = blank(4)
+    settle(state, 0, 1, 3)
+    state.army[1] = 2
+    board_changed(state, 1)
+    view = GAME.view(state, 1)
+    costs = goal_plan_costs(view)
+    building_price = min(sum(DATA.costs[name]) for name in BUILDINGS)
+    assert costs[(LARGEST, BUILDINGS_GOAL, ARMY)] == 2 * building_price + sum(DATA.costs["army"])
+    assert min(costs, key=costs.get) == (LARGEST, BUILDINGS_GOAL, ARMY)
+    assert GreedyStrategy(1, None, focus=0.8).plan(view) == (LARGEST, BUILDINGS_GOAL, ARMY)
+    # line 43: 14 houses; a set that needs more houses than the seat has left is out of reach
+    state.houses[1] = 1
+    assert goal_plan_costs(GAME.view(state, 1))[(LARGEST, BUILDINGS_GOAL, ARMY)] == float("inf")
+
+
+def test_focus_weighs_only_the_planned_goals():
+    """With ``focus=1`` the goals outside the plan add nothing to a position's value; with the default
+    ``focus=0`` every goal counts (the greedy of the golden games)."""
+    from sim.games.graenaland.state import board_changed
+    from strategies.graenaland import SETTLEMENTS, GreedyStrategy
+
+    state = blank(4)
+    settle(state, 0, 1, 3)
+    state.army[1] = 2
+    board_changed(state, 1)
+    view = GAME.view(state, 1)
+    values = view.goals[1]
+    more_settlements = (values[SETTLEMENTS] + 3, *values[1:])
+    focused, plain = GreedyStrategy(1, None, focus=1.0), GreedyStrategy(1, None)
+    assert SETTLEMENTS not in focused.plan(view)
+    assert focused.potential(view, more_settlements) == focused.potential(view, values)
+    assert plain.potential(view, more_settlements) > plain.potential(view, values)

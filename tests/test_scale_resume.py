@@ -246,7 +246,7 @@ def test_killed_mainland_run_resumes_to_identical_parts(
     if sig == signal.SIGINT and not ray_aborted:
         assert stopped.returncode == 130, stopped.stderr
         lines = stopped.stderr.strip().splitlines()
-        assert len(lines) == 1 and "Traceback" not in stopped.stderr
+        assert len(lines) == 1 and "Traceback" not in stopped.stderr, stopped.stderr
         assert lines[0].startswith("error: interrupted after ") and lines[0].endswith(" --resume")
     elif ray_aborted:
         # About one Ctrl-C in ten under Ray, Ray's own core worker aborts on an internal check (a Ray

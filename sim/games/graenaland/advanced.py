@@ -67,7 +67,7 @@ def settle(state: GraenalandState, board: Board, seat: int, t: int) -> None:
     first = _first(state, seat) < 0
     state.villages[t][seat] += 1
     state.houses[seat] -= 1
-    board_changed(state)
+    board_changed(state, seat)
     if first:
         state.heroes[seat][WARRIOR] = t
         state.start_positions[seat] = (t, -1)
@@ -110,7 +110,7 @@ def weigh_anchor(state: GraenalandState, seat: int, u: int) -> None:
     t = state.anchor[0]  # type: ignore[index]
     state.villages[t][seat] -= 1
     state.villages[u][seat] += 1
-    board_changed(state)
+    board_changed(state, seat)
     state.settlers[t].remove(seat)
     state.settlers[u].append(seat)
     a, b = state.start_positions[seat]

@@ -290,18 +290,18 @@ def place(state: GraenalandState, board: Board, data: GraenalandData, seat: int,
         state.villages[t][seat] += 1
         state.houses[seat] -= 1
         state.stats["villages_built"][seat] += 1
-        board_changed(state)
+        board_changed(state, seat)
         return None
     if kind == "army":
         state.army[seat] += 1
         state.stats["army_built"][seat] += 1
-        board_changed(state)
+        board_changed(state, seat)
         return None
     if kind in BUILDINGS:
         b = BUILDINGS.index(kind)
         state.buildings[t][b] = seat
         state.houses[seat] -= 1
-        board_changed(state)
+        board_changed(state, seat)
         state.stats["buildings_built"][seat] += 1
         if b in (CHURCH, HALL):
             hero = PRIEST if b == CHURCH else SKALD

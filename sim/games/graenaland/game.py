@@ -42,7 +42,7 @@ from sim.games.graenaland.state import (
     GraenalandState,
     ProposalRecord,
 )
-from sim.games.graenaland.victory import goal_values, goals_by_seat, goals_met, victory_points
+from sim.games.graenaland.victory import goal_counts, goal_values, goals_met, victory_points
 from sim.games.graenaland.view import GraenalandView, view_of
 
 RULE_SWITCHES = (
@@ -150,10 +150,9 @@ class Graenaland:
     def record(self, state: GraenalandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
         """(kind, fields in ACTION_FIELDS order): -1 where a field does not apply."""
         f = _NONE.copy()
-        _, data = self._ctx(state)
         phase = state.phase
         f[F_ROUND], f[F_PHASE] = state.round, phase
-        f[F_ARMY], f[F_GOALS] = state.army[seat], sum(goals_by_seat(state, data)[seat])
+        f[F_ARMY], f[F_GOALS] = state.army[seat], goal_counts(state, state.data)[seat]  # type: ignore[attr-defined]
         kind = "unknown"
         try:
             if phase == VOTE:
@@ -208,14 +207,14 @@ class Graenaland:
             kind = "malformed"
         if len(f) != len(ACTION_FIELDS):  # a malformed payment or contribution of the wrong length
             return "malformed", tuple(_NONE)
-        return kind, tuple(map(int, f))
+        return kind, tuple(f)  # ints: the option's own fields (a legal option's are ints) and counts
 
     def scores(self, state: GraenalandState) -> list[float]:
         """Goals met per seat (graenaland.txt:225); victory points with the victory point cards (286)."""
-        _, data = self._ctx(state)
+        data = state.data  # type: ignore[attr-defined]
         if state.rules.get("victory_cards"):
             return [float(victory_points(state, data, p, state.vp_card[p])) for p in range(state.n_players)]
-        return [float(sum(met)) for met in goals_by_seat(state, data)]
+        return list(map(float, goal_counts(state, data)))
 
     def is_terminal(self, state: GraenalandState) -> bool:
         return state.phase == OVER

@@ -88,7 +88,7 @@ def new_game(data: GraenalandData, n_players: int, rules: dict, seed: int) -> Gr
         for t in (first, second):
             state.villages[t][seat] += 1
             state.houses[seat] -= 1
-            board_changed(state)
+            board_changed(state, seat)
         state.heroes[seat][WARRIOR] = first
         state.start_positions.append((first, second))
     for seat in range(n_players):

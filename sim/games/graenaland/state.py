@@ -95,11 +95,13 @@ class GraenalandState:
     vp_card: list[int] = field(default_factory=list)  # the card each seat kept (-1: none)
     claims: list[int] = field(default_factory=list)  # victory points each seat can reach now
     # What the goals read (villages, buildings, army) changes only through ``board_changed``; the
-    # goals of every seat are remembered per version (sim.games.graenaland.victory.goals_by_seat).
-    board_version: int = 0
-    goals_memo: tuple | None = None  # (board_version, goal values per seat, goals met per seat)
+    # goals of every seat are remembered, and a seat's are worked out again after its own change
+    # (sim.games.graenaland.victory.goals_by_seat).  Both are immutable, so copies may share them.
+    goals_memo: tuple | None = None  # (goal values, goals met, goals met counted; each per seat)
+    goals_stale: frozenset[int] = frozenset()  # seats whose remembered goals no longer hold
 
 
-def board_changed(state: GraenalandState) -> None:
-    """Call after changing villages, buildings or an army: the remembered goals no longer hold."""
-    state.board_version += 1
+def board_changed(state: GraenalandState, seat: int) -> None:
+    """Call after changing ``seat``'s villages, buildings or army: its remembered goals no longer
+    hold (a seat's goals read only its own pieces, graenaland.txt:223-231)."""
+    state.goals_stale = state.goals_stale | {seat}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sim.games.graenaland.data import GOALS, GraenalandData
 from sim.games.graenaland.state import GraenalandState
 from sim.games.graenaland.votes import settlements_on
@@ -41,23 +43,40 @@ def goals_met(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[
 
 def goals_by_seat(state: GraenalandState, data: GraenalandData) -> tuple[tuple[bool, ...], ...]:
     """``goals_met`` for every seat. The records ask for them on every decision, and what they read
-    (villages, buildings, army) changes only when something is built: they are remembered on the state
-    until ``board_changed`` is called."""
-    return _memo(state, data)[2]
+    (villages, buildings, army) changes only when something is built: they are remembered on the state,
+    and a seat's are worked out again after ``board_changed`` names it."""
+    return _memo(state, data)[1]
 
 
 def goal_values_by_seat(state: GraenalandState, data: GraenalandData) -> tuple[tuple[int, ...], ...]:
     """``goal_values`` for every seat, remembered like ``goals_by_seat``."""
-    return _memo(state, data)[1]
+    return _memo(state, data)[0]
+
+
+def goal_counts(state: GraenalandState, data: GraenalandData) -> tuple[int, ...]:
+    """How many goals each seat meets, remembered like ``goals_by_seat``."""
+    return _memo(state, data)[2]
 
 
 def _memo(state: GraenalandState, data: GraenalandData) -> tuple:
     memo = state.goals_memo
-    if memo is None or memo[0] != state.board_version:
-        values = tuple(goal_values(state, data, p) for p in range(state.n_players))
-        needed = tuple(data.goals[name] for name in GOALS)
-        met = tuple(tuple(v >= n for v, n in zip(row, needed, strict=True)) for row in values)
-        memo = state.goals_memo = (state.board_version, values, met)
+    if memo is None:
+        seats: Iterable[int] = range(state.n_players)
+        values = [()] * state.n_players
+        met = [()] * state.n_players
+        counts = [0] * state.n_players
+    elif state.goals_stale:
+        seats = state.goals_stale
+        values, met, counts = (list(x) for x in memo)
+    else:
+        return memo
+    needed = tuple(data.goals[name] for name in GOALS)
+    for p in seats:
+        values[p] = goal_values(state, data, p)
+        met[p] = tuple(v >= n for v, n in zip(values[p], needed, strict=True))
+        counts[p] = sum(met[p])
+    memo = state.goals_memo = (tuple(values), tuple(met), tuple(counts))
+    state.goals_stale = frozenset()
     return memo
 
 
