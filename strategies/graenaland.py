@@ -1,4 +1,4 @@
-"""Scripted Graenaland strategies: ``greedy``, ``cooperative``, ``rival`` and ``warlord``.
+"""Scripted Graenaland strategies: ``greedy``, ``cooperative``, ``rival``, ``warlord`` and ``planner``.
 
 All of them see only their seat's view (``sim.games.graenaland.view.GraenalandView``) and share
 the decision logic of ``GraenalandBase``; the archetypes differ in parameters (how generous
@@ -585,4 +585,14 @@ class WarlordStrategy(GraenalandBase):
     params = {**GraenalandBase.params, "army": (float, 2.5), "holdout": (float, 0.9)}
 
 
-__all__ = ["GreedyStrategy", "CooperativeStrategy", "RivalStrategy", "WarlordStrategy", "DIRECTIONS"]
+class PlannerStrategy(GraenalandBase):
+    """``planner``: the greedy player with the goal planner on (``focus=0.8``): it works out which three
+    goals its position completes for the fewest cards (victory needs three of five, graenaland.txt:225)
+    and builds for those, with the other two at a fifth of their weight."""
+
+    name = "planner"
+    params = {**GraenalandBase.params, "focus": (float, 0.8)}
+
+
+__all__ = ["GreedyStrategy", "CooperativeStrategy", "RivalStrategy", "WarlordStrategy", "PlannerStrategy",
+           "DIRECTIONS"]

@@ -28,6 +28,7 @@ BUILTIN: dict[str, list[str]] = {
     "cooperative": ["strategies.graenaland:CooperativeStrategy"],
     "rival": ["strategies.graenaland:RivalStrategy"],
     "warlord": ["strategies.graenaland:WarlordStrategy"],
+    "planner": ["strategies.graenaland:PlannerStrategy"],
     "collector": ["strategies.knarr:CollectorStrategy"],
     "trader": ["strategies.knarr:TraderStrategy"],
     "hoarder": ["strategies.knarr:HoarderStrategy"],

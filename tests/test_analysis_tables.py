@@ -187,10 +187,10 @@ def test_graenaland_start_positions_by_hand(tmp_path: Path) -> None:
     assert row["goals_met"] == pytest.approx(9 / 4)
     assert row["goals_met_low"] < 9 / 4 < row["goals_met_high"]
     assert row["rate_goal_army"] == pytest.approx(3 / 4)
-    # territories by name from the packaged three-player layout: T35 U1 U2 on the coast, U4 U3 inland
-    assert row["start_territories"] == "T35 (coastal hills) + U4 (mountains)"
+    # territories by name from the packaged three-player layout: U1 U2 T35 on the coast, U3 U4 inland
+    assert row["start_territories"] == "U1 (coastal plains) + U3 (hills)"
     third = table.filter((pl.col("start_position") == 3) & (pl.col("variant") == "defaults"))
-    assert third["start_territories"].to_list() == ["U2 (coastal forest) + U3 (hills)"]
+    assert third["start_territories"].to_list() == ["T35 (coastal hills) + U4 (mountains)"]
     rates = graenaland.goal_rates(runs, "start_position", by=("variant",))
     first = rates.filter((pl.col("variant") == "defaults") & (pl.col("start_position") == 1))
     assert first["short"].to_list() == list(graenaland.GOAL_SHORT.values())
@@ -210,9 +210,9 @@ def test_graenaland_draft_by_hand(tmp_path: Path) -> None:
     assert territory["first_picks"].to_list() == [2, 1, 1]  # pick 1 chose 0, 2, 0, 1
     assert territory["pick_share"].to_list() == pytest.approx([1 / 3] * 3)
     assert territory["territory_name"].to_list() == [
-        "T35 (coastal hills)",
         "U1 (coastal plains)",
         "U2 (coastal forest)",
+        "T35 (coastal hills)",
     ]
     test = parts["territory_tests"].row(0, named=True)
     # wins 1, 3, 0 and non-wins 3, 1, 4; expected 4/3 and 8/3 each: chi2 = 42/12 + 42/24

@@ -239,8 +239,8 @@ VIKING_REF = 'ref = "knarr.md A.2 Viking'
 CASES = [
     (G, "coastal = true", 'coastal = "abc"', "U1.coastal: got the string 'abc'; allowed: true or false"),
     (G, "coastal = true", "coastal = 1", "pieces.U1.coastal: got the integer 1"),
-    (G, 'coast = ["T35", "U1", "U2"]', 'coast = ["T35", "X9", "U2"]', "coast[1]: unknown piece 'X9'"),
-    (G, 'coast = ["T35", "U1", "U2"]', 'coast = ["T35", "U3", "U2"]', "is not coastal"),
+    (G, 'coast = ["U1", "U2", "T35"]', 'coast = ["U1", "X9", "T35"]', "coast[1]: unknown piece 'X9'"),
+    (G, 'coast = ["U1", "U2", "T35"]', 'coast = ["U1", "U3", "T35"]', "is not coastal"),
     (G, 'start = [["U2", "U3"], ["U1"', 'start = [["U3", "U2"], ["U1"', "layout.3.start[0]"),
     (G, 'id = "U1"\nmark = ""', 'id = "U1"\nmark = ""\ncolour = "red"', "pieces.U1: unknown key colour"),
     (G, 'terrain = "plains"', 'terrain = "swamp"', "one of plains, forest, hills, mountains"),

@@ -166,7 +166,7 @@ def test_playouts_are_reproducible_and_snapshots_resume():
 @pytest.mark.parametrize("n_players", [3, 4, 5])
 def test_scripted_strategies_finish(n_players):
     """Truncation is rare with the scripted strategies: none in these games."""
-    names = ["greedy", "cooperative", "rival", "warlord", "greedy"][:n_players]
+    names = ["greedy", "cooperative", "rival", "warlord", "planner"][:n_players]
     specs = [parse_spec(s, "graenaland") for s in names]
     for seed in range(6):
         out = play_game(GAME, n_players, {}, DATA, seed, specs, GAME.default_max_decisions)
