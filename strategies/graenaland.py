@@ -86,6 +86,8 @@ class GraenalandBase(Strategy):
         super().__init__(seat, rng, **params)
         self.seen_history = 0
         self.treated: dict[int, float] = {}  # seat -> cards given minus fair share (reputation)
+        self._plan_key: tuple | None = None  # (round, own goal values) the remembered plan was made for
+        self._plan: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ dispatch
 
@@ -214,7 +216,7 @@ class GraenalandBase(Strategy):
         where it stands (victory needs three of five, graenaland.txt:225), remembered until the round or
         the seat's goal values change. Ties go to the lower goal indices."""
         key = (view.round, view.goals[view.seat])
-        if getattr(self, "_plan_key", None) != key:
+        if self._plan_key != key:
             costs = goal_plan_costs(view)
             self._plan_key, self._plan = key, min(costs, key=lambda combo: (costs[combo], combo))
         return self._plan
@@ -488,7 +490,7 @@ def goal_plan_costs(view: GraenalandView) -> dict[tuple[int, ...], float]:
     """Estimated resource cards to complete each set of three goals (GOALS indices) from the seat's
     position, counting one build towards every goal it serves: buildings placed on the territory grown
     for Largest (a building needs an own village there and a free slot, none in the mountains, lines
-    150-153), villages of Largest towards the Territories' pairs, and every village or building towards
+    151-153), villages of Largest towards the Territories' pairs, and every village or building towards
     Settlements; an army step at the cheapest price the seat's fortresses allow. A set that needs more
     houses than the seat has left, or an army past the maximum, costs infinity."""
     seat, board, data = view.seat, view.board, view.data
