@@ -118,6 +118,19 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
     }
 
 
+def median_cost(pair_costs: Sequence[float], total: float) -> tuple[float, float, float]:
+    """(median, lower quartile, upper quartile) of the chunk pairs' recording costs: one pair slowed by
+    other load on the machine moves the median little; ``total`` (the cost from summed CPU time) stands
+    in for all three when there are no pairs, and for the quartiles with a single pair."""
+    if not pair_costs:
+        return total, total, total
+    median = statistics.median(pair_costs)
+    if len(pair_costs) < 2:
+        return median, median, median
+    low, _, high = statistics.quantiles(pair_costs, n=4)
+    return median, low, high
+
+
 def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
     """Games/s of one worker with and without records, on the same chunks, and Parquet bytes per game.
 
@@ -175,8 +188,7 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
     # The cost from this process's CPU time: other programs on the machine do not change it (the
     # wall-clock rates above do move with them).
     total = 1.0 - bare_cpu / recorded_cpu if recorded_cpu > 0 and bare_cpu > 0 else 1.0 - rate / rate_bare
-    quartiles = statistics.quantiles(pair_costs, n=4) if len(pair_costs) >= 2 else [total] * 3
-    cost = statistics.median(pair_costs) if pair_costs else total
+    cost, low, high = median_cost(pair_costs, total)
     return {
         "game": plan.game_name,
         "players": plan.players,
@@ -190,7 +202,7 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
         "kind": "recording",
         "games_per_s_without_records": round(rate_bare, 3),
         "recording_cost": round(cost, 4),
-        "recording_cost_quartiles": [round(quartiles[0], 4), round(quartiles[2], 4)],
+        "recording_cost_quartiles": [round(low, 4), round(high, 4)],
         "recording_cost_total": round(total, 4),
         "chunk_pairs": len(pair_costs),
         "recording_cost_wall": round(1.0 - rate / rate_bare, 4),

@@ -136,3 +136,15 @@ def test_console_entry_point_error_in_a_fresh_process(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "unknown game" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "x").exists()
+
+
+def test_bench_recording_cost_is_the_median_over_chunk_pairs() -> None:
+    """One chunk pair slowed by other load on a shared machine moves the median little (the mean of
+    these pairs would be 0.21), and the quartiles show the spread."""
+    from sim.bench import median_cost
+
+    cost, low, high = median_cost([0.10, 0.12, 0.50, 0.11], total=0.2)
+    assert cost == pytest.approx(0.115)
+    assert low <= cost <= high and high > 0.12
+    assert median_cost([], total=0.2) == (0.2, 0.2, 0.2)
+    assert median_cost([0.13], total=0.2) == (0.13, 0.13, 0.13)
