@@ -91,14 +91,17 @@ class TurnLog:
     one after the other; ``flat_scores``: every seat's score after each decision), so a
     chunk's buffers hold plain ints and floats rather than one tuple per row: cheaper to
     append and nothing for the garbage collector to scan.  ``fields`` and ``scores`` give
-    them back per row.  A game's rows are its decisions in order, so ``turn`` (the row's
-    place in its game) is not stored but counted.
+    them back per row.  A game's rows are its decisions in order, one run per game, so the
+    game ids are kept per game (``games``, with ``game_rows`` rows each) and ``turn`` (the
+    row's place in its game) is not stored but counted.
     """
 
-    __slots__ = ("game_id", "seat", "kind", "flat_fields", "flat_scores")
+    __slots__ = ("games", "game_rows", "tagged", "seat", "kind", "flat_fields", "flat_scores")
 
     def __init__(self) -> None:
-        self.game_id: list[int] = []
+        self.games: list[int] = []  # the game id of each tagged run of rows
+        self.game_rows: list[int] = []  # the rows in each run
+        self.tagged = 0  # rows tagged so far
         self.seat: list[int] = []
         self.kind: list[str] = []
         self.flat_fields: list[int] = []
@@ -108,16 +111,18 @@ class TurnLog:
         return len(self.seat)
 
     @property
+    def game_id(self) -> list[int]:
+        """Each tagged row's game id."""
+        return [g for g, k in zip(self.games, self.game_rows, strict=True) for _ in range(k)]
+
+    @property
     def turn(self) -> list[int]:
         """Each row's decision number within its game (0, 1, ...; the rows not yet tagged are the
         game being played)."""
         out: list[int] = []
-        prev, k = None, 0
-        for g in self.game_id:
-            k = k + 1 if g == prev else 0
-            prev = g
-            out.append(k)
-        out.extend(range(len(self.seat) - len(self.game_id)))
+        for k in self.game_rows:
+            out.extend(range(k))
+        out.extend(range(len(self.seat) - len(out)))
         return out
 
     @staticmethod
@@ -138,8 +143,13 @@ class TurnLog:
         return self._rows(self.flat_scores, len(self.seat))
 
     def tag(self, game_id: int) -> None:
-        """Mark the rows added since the last call as belonging to ``game_id``."""
-        self.game_id.extend([game_id] * (len(self.seat) - len(self.game_id)))
+        """Mark the rows added since the last call as belonging to ``game_id`` (a game with no rows
+        adds none)."""
+        rows = len(self.seat) - self.tagged
+        if rows:
+            self.games.append(game_id)
+            self.game_rows.append(rows)
+            self.tagged += rows
 
     def trim(self, n_fields: int, n_players: int) -> None:
         """Drop what a decision point left half-logged (its choices recorded, the game failed before
@@ -168,11 +178,13 @@ class TurnLog:
         flat_fields = np.fromiter(self.flat_fields, dtype=np.int64, count=rows * n_fields)
         fields = flat_fields.reshape(rows, n_fields).T.copy()
         offsets = pa.array(np.arange(0, rows * n_players + 1, n_players, dtype=np.int32))
-        game_id = np.asarray(self.game_id, dtype=np.int64)
-        if len(game_id) != rows:
-            raise ValueError(f"{rows - len(game_id)} turn rows were never tagged with their game")
-        starts = np.flatnonzero(np.diff(game_id, prepend=-1) != 0) if rows else np.zeros(0, dtype=np.int64)
-        turn = np.arange(rows, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, rows)))
+        runs = np.asarray(self.game_rows, dtype=np.int64)
+        tagged = int(runs.sum())
+        if tagged != rows:
+            raise ValueError(f"{rows - tagged} turn rows were never tagged with their game")
+        game_id = np.repeat(np.asarray(self.games, dtype=np.int64), runs)
+        starts = np.cumsum(runs) - runs  # each run's first row
+        turn = np.arange(rows, dtype=np.int64) - np.repeat(starts, runs)
         columns: list[Any] = [
             pa.array(game_id),
             pa.array(turn),

@@ -11,7 +11,7 @@ from sim.games.greenland import rules
 from sim.games.greenland.data import TRIBES
 from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import population
-from sim.games.greenland.state import ALPHA_DEAD, ALPHA_POOL, OVER
+from sim.games.greenland.state import ALPHA_DEAD, ALPHA_POOL, MONO, OVER
 
 DATA = GAME.load_data(None)
 CONFIGS = [
@@ -59,9 +59,14 @@ def check_invariants(state) -> None:
     tcards += state.discards
     assert len(tcards) == len(set(tcards))
     assert len(state.hostile) == len(set(state.hostile)) <= 2
+    # The scores the turn records read (remembered until a rule calls ``rules.rescore``) are the scores worked
+    # out afresh (reference B.2/B.3.7): a rule that changes a score input without ``rescore`` fails here.
+    assert GAME.scores(state) == [float(x) for x in rules.scores(state, DATA)]
 
 
-def playout(n, rules, seed, check=True, stop_at=None):
+def playout(n, rules, seed, check=True, stop_at=None, prefer=()):
+    """Random play (options of a kind in ``prefer`` taken whenever there are some), checked after every
+    decision."""
     state = GAME.new_state(n, rules, DATA, seed)
     rng = np.random.default_rng(seed)
     decisions = 0
@@ -77,7 +82,9 @@ def playout(n, rules, seed, check=True, stop_at=None):
             assert view.hand_sizes == tuple(len(h) for h in state.hands)
             opts = GAME.legal_options(state, seat)
             assert opts and len(set(opts)) == len(opts)
-            choices[seat] = opts[int(rng.integers(len(opts)))]
+            preferred = [o for o in opts if o.kind in prefer]
+            pick = preferred or opts
+            choices[seat] = pick[int(rng.integers(len(pick)))]
             GAME.record(state, seat, choices[seat])
         GAME.apply(state, choices)
         decisions += len(movers)
@@ -102,6 +109,19 @@ def test_random_playouts_keep_invariants_and_end(n, rules):
         assert len(result.scores) == n and result.winners
         assert all(result.scores[s] == 0 for s in range(n) if not state.alive[s])
         assert set(result.parts[0]) == set(GAME.part_fields)
+
+
+#: decisions that move a monotheist's score inputs (ivory, iron, the tableau), taken whenever offered
+MONOTHEIST_MOVES = ("convert", "pacify", "table", "accept", "breed", "defend")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_monotheist_scores_stay_fresh(seed):
+    """Monotheists score iron, ivory and their tableau's VP (reference B.3.7), which polytheists do not:
+    tribes that convert at once (line 27) and then favour the decisions that move those keep the score
+    check of ``check_invariants`` honest for those rules (a missing ``rules.rescore`` there fails it)."""
+    state, _ = playout(4, {"conversion": "any"}, seed, prefer=MONOTHEIST_MOVES)
+    assert state.phase == OVER and state.religion.count(MONO) >= 2
 
 
 def test_snapshot_round_trip_continues_identically():

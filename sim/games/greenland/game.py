@@ -169,8 +169,7 @@ class Greenland:
         return o.kind, (*head, *dice, state.event)
 
     def scores(self, state: GreenlandState) -> list[float]:
-        data = state.data  # type: ignore[attr-defined]
-        return list(map(float, rules.scores(state, data)))
+        return rules.current_scores(state, state.data)  # type: ignore[attr-defined]
 
     def is_terminal(self, state: GreenlandState) -> bool:
         return state.phase == PHASES.index("over")
@@ -216,7 +215,7 @@ class Greenland:
         )
 
     def to_dict(self, state: GreenlandState) -> dict[str, Any]:
-        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data")}
+        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data", "score_memo")}
         doc["rng"] = state.rng.bit_generator.state
         doc["data_path"] = state.data.path  # type: ignore[attr-defined]
         for key in ("hunters", "colonists", "placed", "husbands"):

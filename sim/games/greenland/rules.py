@@ -246,7 +246,9 @@ def sender(state: GreenlandState, data: GreenlandData, seat: int) -> Any:
 
 
 def to_valhalla(state: GreenlandState, seat: int, k: int) -> None:
-    state.valhalla[seat] += k
+    if k:
+        state.valhalla[seat] += k
+        rescore(state)
 
 
 def babies(state: GreenlandState, data: GreenlandData, seat: int, k: int) -> int:
@@ -256,6 +258,8 @@ def babies(state: GreenlandState, data: GreenlandData, seat: int, k: int) -> int
         state.valhalla[seat] -= k
     else:
         state.pieces[seat] += k  # new pieces, beyond the box's
+    if k:
+        rescore(state)
     state.pool[seat] += k
     state.stats["babies"][seat] += k
     return k
@@ -428,6 +432,7 @@ def lose_hunters(
     lost = 0
     if alpha_first and k > 0 and state.alpha[seat] == card:
         state.alpha[seat] = ALPHA_DEAD
+        rescore(state)
         lost += 1
     for where in (state.hunters[seat], state.colonists[seat]):
         take = min(k - lost, where.get(card, 0))
@@ -439,6 +444,7 @@ def lose_hunters(
             lost += take
     if lost < k and state.alpha[seat] == card:
         state.alpha[seat] = ALPHA_DEAD
+        rescore(state)
         lost += 1
     return lost
 
@@ -468,6 +474,7 @@ def check_alive(state: GreenlandState) -> None:
     for seat in range(state.n_players):
         if state.alive[seat] and population(state, seat) == 0:
             state.alive[seat] = False
+            rescore(state)
             state.stats["generation_died"][seat] = state.generation
 
 
@@ -513,6 +520,23 @@ def scores(state: GreenlandState, data: GreenlandData) -> list[int]:
             pts += state.iron[seat] * iron + state.ivory[seat] * ivory + sum(map(vp, state.tableau[seat]))
         out.append(pts)
     return out
+
+
+def rescore(state: GreenlandState) -> None:
+    """A score input (population, Valhalla, the Alpha's death, Trophies, iron, ivory, the tableau, religion,
+    a tribe's death) just changed: the scores ``current_scores`` remembers are stale. Every rule that
+    changes one calls this; the random-playout invariant test checks the memo against ``scores``."""
+    state.score_memo = None
+
+
+def current_scores(state: GreenlandState, data: GreenlandData) -> list[float]:
+    """``scores`` as floats, remembered until a rule calls ``rescore``: the turn records ask after every
+    decision, and about seven decisions in eight change no score (random players). The list is shared:
+    do not change it."""
+    memo = state.score_memo
+    if memo is None:
+        memo = state.score_memo = [float(x) for x in scores(state, data)]
+    return memo
 
 
 def score(state: GreenlandState, data: GreenlandData, seat: int) -> int:
@@ -674,6 +698,7 @@ def resolve_auction(state: GreenlandState, data: GreenlandData, bids: dict[int, 
         winner = next(s for s in state.order if bids.get(s, 0) == best)  # ties: player order (ruling G3)
         state.ivory[winner] -= best
         state.tableau[winner].append(state.offer)
+        rescore(state)
         state.stats["imports_won"][winner] += 1
     state.offer = -1
     run_icons(state, data)
@@ -758,6 +783,7 @@ def upkeep(state: GreenlandState, data: GreenlandData) -> None:
                 lose_husband(state, seat)
             elif not kill_elder(state, seat) and state.alpha[seat] == ALPHA_POOL:
                 state.alpha[seat] = ALPHA_DEAD
+                rescore(state)
 
 
 def lose_husband(state: GreenlandState, seat: int) -> None:
@@ -938,6 +964,7 @@ def start_roll(state: GreenlandState, data: GreenlandData, seat: int, card: int,
     if flags & IRON_FLAG:
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
+        rescore(state)
     n = dice_count(state, seat, card, flags)
     state.dice = take_dice(state, data, n)
     state.flags = flags
@@ -985,6 +1012,7 @@ def settle_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int
         state.energy[seat] += b.energy
         state.ivory[seat] += b.ivory
         state.iron[seat] += b.iron
+        rescore(state)
         if b.trophy and data.hunt["trophy_takes_card"]:
             take_trophy(state, data, seat, card)
     return_hunters(state, seat, card)
@@ -998,6 +1026,7 @@ def resolve_hunt(
     if flags & IRON_FLAG:
         state.iron[seat] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][seat] += 1
+        rescore(state)
     state.dice = take_dice(state, data, dice_count(state, seat, card, flags))
     state.flags = flags
     return settle_hunt(state, data, seat, card, alpha_dies)
@@ -1013,6 +1042,7 @@ def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) 
     if data.tcards[tcard].kind == "animal":
         state.tableau[victim].remove(tcard)
         state.tableau[seat].append(tcard)
+        rescore(state)
         state.bred[victim] = [c for c in state.bred[victim] if c != tcard]
     else:
         state.hunters[seat][place] -= 1
@@ -1033,6 +1063,7 @@ def take_trophy(state: GreenlandState, data: GreenlandData, seat: int, card: int
     if state.alpha[seat] == card:
         state.alpha[seat] = ALPHA_POOL
     state.trophies[seat].append(card)
+    rescore(state)
     if state.decks[row]:
         side[i] = state.decks[row].pop()
     else:
@@ -1247,6 +1278,7 @@ def apply(state: GreenlandState, data: GreenlandData, choices: dict[int, Any]) -
     elif state.phase == SETUP:
         for s in sorted(choices):
             state.tableau[s].append(Option(*choices[s]).a)
+        rescore(state)
         state.queue = []
         start_generation(state, data)
     else:
@@ -1346,6 +1378,7 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
         state.stats["bred"][seat] += 1
     elif kind == "pacify":  # line 26
         state.ivory[seat] -= int(data.setup["pacify_ivory"])
+        rescore(state)
         state.hostile.remove(o.a)
     elif kind == "elder":
         elder_action(state, data, seat, o)
@@ -1353,9 +1386,11 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
         state.energy[seat] -= int(data.setup["table_energy"])
         state.hands[seat].remove(o.a)
         state.tableau[seat].append(o.a)
+        rescore(state)
         state.stats["tabled"][seat] += 1
     elif kind == "convert":  # line 27
         state.religion[seat] = MONO
+        rescore(state)
         state.converted[seat] = state.generation
     check_alive(state)
     check_hands(state, data)
@@ -1368,8 +1403,11 @@ def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Optio
     state.energy[seat] += action.gain_energy - action.energy
     state.ivory[seat] += action.gain_ivory - action.ivory
     state.iron[seat] += action.gain_iron - action.iron
+    if action.gain_ivory != action.ivory or action.gain_iron != action.iron:
+        rescore(state)
     if action.name == "domesticate":
         state.tableau[seat].append(o.c)
+        rescore(state)
     elif action.name == "burn_witch":
         kill_elder(state, seat, o.c)
     elif action.name == "invent":
@@ -1469,6 +1507,7 @@ def accept_bribe(
         else:
             state.tableau[briber].remove(tcard)
             state.tableau[target].append(tcard)
+            rescore(state)
     elif offer >= MARRY:
         state.hunters[target][card] -= 1
         if not state.hunters[target][card]:
@@ -1479,6 +1518,7 @@ def accept_bribe(
         name, k = DISCS[offer // 10], offer % 10
         getattr(state, name)[briber] -= k
         getattr(state, name)[target] += k
+        rescore(state)
     return_hunters(state, target, card)
     state.placed[target].pop(card, None)
     state.stats["bribes"][briber] += 1
@@ -1508,6 +1548,7 @@ def resolve_attack(
     if iron:  # line 64: the victim spends 1 iron before the roll to cancel all casualties
         state.iron[victim] -= int(data.setup["iron_rule_cost"])
         state.stats["iron_spent"][victim] += 1
+        rescore(state)
     elif alpha_at_stake(state, victim, card, roll.killed, present(state, victim, card)):
         chooser = attacker if war_party(state, attacker) else victim
         state.kills, state.killer, state.victim = roll.killed, chooser, victim

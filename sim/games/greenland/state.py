@@ -179,3 +179,5 @@ class GreenlandState:
     converted: list[int] = field(default_factory=list)  # generation of conversion, -1 never
     stats: dict[str, list[int]] = field(default_factory=dict)
     log: list[tuple[int, ...]] = field(default_factory=list)  # (generation, event) per event drawn
+    #: every seat's score as floats while no score input has changed since (``rules.current_scores``)
+    score_memo: list[float] | None = None
