@@ -111,11 +111,6 @@ class TurnLog:
         return len(self.seat)
 
     @property
-    def game_id(self) -> list[int]:
-        """Each tagged row's game id."""
-        return [g for g, k in zip(self.games, self.game_rows, strict=True) for _ in range(k)]
-
-    @property
     def turn(self) -> list[int]:
         """Each row's decision number within its game (0, 1, ...; the rows not yet tagged are the
         game being played)."""

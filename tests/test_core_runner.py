@@ -33,6 +33,22 @@ def test_game_runs_to_the_end_and_logs_one_row_per_decision() -> None:
     assert list(log.scores[-1]) == outcome.result.scores
 
 
+def test_turn_table_numbers_each_games_rows_from_zero() -> None:
+    """Game ids are kept per game (a game without rows adds none); the table repeats them per row and
+    counts each game's turns from 0."""
+    log = TurnLog()
+    data, two = GAME.load_data(None), specs("random", "random")
+    play_game(GAME, 2, RULES, data, 1, two, 100, log)
+    log.tag(7)
+    log.tag(8)  # no rows since the last tag
+    play_game(GAME, 2, dict(RULES, rounds=2), data, 2, two, 100, log)
+    log.tag(9)
+    table = log.table(GAME.action_fields, 2)
+    assert table["game_id"].to_pylist() == [7] * 8 + [9] * 4
+    assert table["turn"].to_pylist() == list(range(8)) + list(range(4))
+    assert log.turn == table["turn"].to_pylist()
+
+
 def test_truncation_at_max_decisions() -> None:
     rules = dict(RULES, endless=True)
     outcome = play_game(GAME, 3, rules, GAME.load_data(None), 11, specs("random", "random", "random"), 9)
