@@ -55,7 +55,7 @@ def test_every_value_is_marked():
             "gold is wild",
         ),
         ('ref = "graenaland.txt:44', 'xref = "graenaland.txt:44', "unknown key xref"),
-        ('coast = ["U2", "U1", "F1", "F2"]', 'coast = ["U2", "U1", "F1"]', "one piece per player"),
+        ('coast = ["U1", "U2", "F2", "F1"]', 'coast = ["U1", "U2", "F2"]', "one piece per player"),
         ("value = { cattle = 14", "value = { cows = 14", "unknown key cows.*allowed: grain"),
     ],
 )
