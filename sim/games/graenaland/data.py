@@ -27,7 +27,7 @@ GOALS = ("settlements", "territories", "largest", "buildings", "army")
 Cost = tuple[int, int, int, int]  # grain, cattle, wood, ore (gold never appears in a cost)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Piece:
     """One terrain piece (graenaland.txt:29, 144, 186)."""
 
@@ -39,7 +39,7 @@ class Piece:
     village_cost: Cost
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VictoryCard:
     """A victory point card (advanced rules, graenaland.txt:283-288): three levels per goal."""
 
@@ -47,7 +47,7 @@ class VictoryCard:
     levels: tuple[tuple[int, int, int], ...]  # per goal in GOALS order
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class GraenalandData:
     """Components ready for the rules (see data/graenaland.toml for where each value comes from)."""
 

@@ -41,7 +41,7 @@ N_RANKS = 6
 ICONS = ("cool", "warm", "decimate", "elder_death", "winter", "migration", "plague", "feast", "ship")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Biome:
     id: int
     name: str
@@ -60,7 +60,7 @@ class Biome:
     bloody_hostile: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TCard:
     """A tableau card: a daughter, a domestic animal, an invention or an import."""
 
@@ -85,7 +85,7 @@ class TCard:
     raid_bloody: tuple[int, ...] = (6,)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tribe:
     name: str
     colour: str
@@ -94,7 +94,7 @@ class Tribe:
     animals: tuple[int, ...]  # TCard ids of the starting choices
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ElderAction:
     name: str
     energy: int
@@ -105,7 +105,7 @@ class ElderAction:
     gain_iron: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rank:
     rank: int
     name: str
@@ -114,7 +114,7 @@ class Rank:
     actions: tuple[ElderAction, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     id: int
     name: str
@@ -122,7 +122,7 @@ class Event:
     icons: tuple[tuple[str, str], ...]  # (icon, argument)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GreenlandData:
     path: str
     sha1: str

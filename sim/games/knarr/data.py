@@ -35,7 +35,7 @@ Gain = tuple[int, ...]  # one count per asset (N_ASSETS)
 ZERO: Gain = (0,) * N_ASSETS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Destination:
     """A destination card (knarr.md A.3; expansion ones A.8)."""
 
@@ -49,7 +49,7 @@ class Destination:
     expansion: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Building:
     """A Building card of the skáli expansion (knarr.md A.8)."""
 
@@ -60,7 +60,7 @@ class Building:
     fewest_raid: Gain
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KnarrData:
     """Components ready for the rules (see data/knarr.toml for where each value comes from)."""
 

@@ -14,7 +14,7 @@ DEFAULT_PATH = Path(__file__).parent / "data" / "mainland.toml"
 PLAYER_COUNTS = (2, 3, 4)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MainlandData:
     """Components as arrays ready for the rules.
 
