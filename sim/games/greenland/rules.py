@@ -531,8 +531,8 @@ def rescore(state: GreenlandState) -> None:
 
 def current_scores(state: GreenlandState, data: GreenlandData) -> list[float]:
     """``scores`` as floats, remembered until a rule calls ``rescore``: the turn records ask after every
-    decision, and about seven decisions in eight change no score (random players). The list is shared:
-    do not change it."""
+    decision, and about seven decisions in eight change no score (random players; one in four calls
+    ``rescore``, some of them for changes that cancel out). The list is shared: do not change it."""
     memo = state.score_memo
     if memo is None:
         memo = state.score_memo = [float(x) for x in scores(state, data)]
