@@ -27,8 +27,9 @@ def check_invariants(state) -> None:
     dests += [d for o in state.owned for d in o] + [d for r in state.reserved for d in r]
     assert len(dests) == len(set(dests))
     assert all(len(r) <= 2 for r in state.reserved)
-    # VP never below 0; caps.
+    # VP never below 0; A.6 'The end is triggered when a player reaches or passes 40 VP' at once; caps.
     assert all(v >= 0 for v in state.vp)
+    assert state.end_triggered or max(state.vp) < 40
     assert all(0 <= r <= 3 for r in state.recruits) and all(0 <= b <= 3 for b in state.bracelets)
     assert all(0 <= r <= 14 for r in state.rep)
     if state.rules.get("skali"):

@@ -323,7 +323,9 @@ def test_forty_vp_finishes_the_round_then_tiebreak():
     'Tie-break: the most recruits + silver bracelets remaining'."""
     s = new(3)
     s.current = 1
-    s.vp = [40, 40, 0]
+    s.vp = [39, 38, 0]
+    rules.gain(s, DATA, 0, g(vp=1))
+    rules.gain(s, DATA, 1, g(vp=2))
     s.acted = True
     GAME.apply(s, {1: END})
     assert s.end_triggered and s.phase == TURN and s.current == 2
@@ -333,6 +335,53 @@ def test_forty_vp_finishes_the_round_then_tiebreak():
     assert s.phase == OVER and GAME.is_terminal(s)
     res = GAME.result(s)
     assert res.winners == [1] and res.ranks == [2, 1, 3]
+
+
+def test_forty_vp_triggers_the_end_at_once_even_if_a_raid_takes_the_score_below():
+    """A.6 'The end is triggered when a player reaches or passes 40 VP': the moment a score gets there
+    (here reputation income, A.5 step 1), even when the same turn's raid loss (line 48 'apply all
+    penalties shown in black') takes it below 40 again; the round is then finished."""
+    s = new(3, skali=True)
+    s.current, s.acted = 2, True
+    s.rep[0], s.vp = 14, [36, 10, 10]  # '>=14 -> 5 VP' at the start of seat 0's turn
+    s.buildings[0] = [5]  # Building 6: fewest -1 VP
+    GAME.apply(s, {2: END})
+    assert s.current == 0 and s.vp[0] == 41 and s.end_triggered
+    s.raids, s.raid_board, s.raid_reserve = [0, 4, 3], 0, 1
+    s.acted = True
+    GAME.apply(s, {0: END})  # the raid: seat 0 has the fewest, -1 (skáli) -1 (Building 6)
+    assert s.vp[0] == 39 and s.stats["raids_lost"][0] == 1
+    for seat in (1, 2):
+        s.acted = True
+        GAME.apply(s, {seat: END})
+    assert s.phase == OVER and s.round == 2
+
+
+def test_forty_vp_reached_inside_one_gain_triggers_the_end():
+    """A.6 'reaches or passes 40 VP': a +1 VP then a -1 VP Building row (knarr.md A.8) in one activation
+    leaves 39, and the end is triggered."""
+    s = new(3, skali=True)
+    s.vp[1] = 39
+    rules.gain(s, DATA, 1, g(vp=1))
+    rules.gain(s, DATA, 1, DATA.buildings[6].rows[1])  # Building 7: '-1 VP'
+    assert s.vp[1] == 39 and s.end_triggered
+
+
+def test_seed_305_game_ends_with_the_round_in_which_a_score_reached_40():
+    """A.6 'The end is triggered when a player reaches or passes 40 VP. The current round is finished.'
+    Game seed 305, 3 players, expansion, greedy/random/random: seat 0 reaches 40 in round 13 with a
+    trade and the raid at the end of its turn takes it to 38; round 14 must not be played."""
+    from sim.runner import play_game
+    from sim.tables import TurnLog
+    from strategies.registry import parse_spec
+
+    log = TurnLog()
+    specs = [parse_spec(x, "knarr") for x in ("greedy", "random", "random")]
+    outcome = play_game(GAME, 3, {"skali": True}, DATA, 305, specs, GAME.default_max_decisions, log)
+    rounds = [f[0] for f in log.fields]
+    first = next(i for i, sc in enumerate(log.scores) if max(sc) >= 40)
+    assert log.seat[first] == 0 and rounds[first] == 13
+    assert max(rounds) == 13 and outcome.result.scores[0] < 40
 
 
 # ------------------------------------------------------------------ expansion

@@ -173,8 +173,18 @@ def draw(state: KnarrState) -> int:
     return state.deck.pop() if state.deck else -1
 
 
+def add_vp(state: KnarrState, data: KnarrData, seat: int, n: int) -> None:
+    """Every VP change of the game goes through here: VP never below 0 (A.5), and knarr.md A.6 "The end is
+    triggered when a player reaches or passes 40 VP" the moment a score gets there, even when the same turn
+    later takes it below 40 again (a -1 VP Building, a raid loss)."""
+    vp = max(0, state.vp[seat] + n)
+    state.vp[seat] = vp
+    if vp >= int(data.setup["end_vp"]):
+        state.end_triggered = True
+
+
 def gain(state: KnarrState, data: KnarrData, seat: int, g: Gain, times: int = 1) -> None:
-    """Apply a gain ``times`` over; caps lose the excess (A.5), VP never below 0 (A.5)."""
+    """Apply a gain ``times`` over; caps lose the excess (A.5), VP through ``add_vp``."""
     if not any(g):
         return
     expansion = skali(state)
@@ -183,7 +193,7 @@ def gain(state: KnarrState, data: KnarrData, seat: int, g: Gain, times: int = 1)
         if not n:
             continue
         if asset == VP:
-            state.vp[seat] = max(0, state.vp[seat] + n)
+            add_vp(state, data, seat, n)
         elif asset == BRACELET:
             state.bracelets[seat] = max(0, min(cap(state, data, BRACELET), state.bracelets[seat] + n))
         elif asset == RECRUIT:
@@ -238,16 +248,16 @@ def start_turn(state: KnarrState, data: KnarrData) -> None:
         if state.rep[seat] >= threshold:
             income = vp
     if income:
-        state.vp[seat] += income
+        add_vp(state, data, seat, income)
     state.acted = state.traded = state.developed = False
     state.phase = TURN
 
 
 def end_turn(state: KnarrState, data: KnarrData) -> None:
+    """The raid of line 45, then the next seat; A.6: once the end is triggered (``add_vp``) the round is
+    finished."""
     if skali(state) and state.raid_board == 0:
         raid(state, data)
-    if any(v >= int(data.setup["end_vp"]) for v in state.vp):
-        state.end_triggered = True
     state.current = (state.current + 1) % state.n_players
     if state.current == 0:
         if state.end_triggered:  # A.6: the round is finished, then the game ends
@@ -661,7 +671,7 @@ def recruit(state: KnarrState, data: KnarrData, seat: int, option: Option) -> No
             # A.7 'you recruit a Viking beyond the 3rd of one colour | +1 VP for each such Viking': +1 per
             # such recruit (ruling R16; BGA ArtifactManager::checkArtifact `[VP => 1]`). Switch
             # silver_coins=column: +1 per Viking beyond the 3rd in the column (4th +1, 5th +2, ...).
-            state.vp[seat] += n - 3 if state.rules.get("silver_coins", "flat") == "column" else 1
+            add_vp(state, data, seat, n - 3 if state.rules.get("silver_coins", "flat") == "column" else 1)
         if GOLDEN_BRACELET in arts and n == 3:
             state.bonus.append("reserve")
 
