@@ -541,6 +541,31 @@ def test_two_player_renewal_and_special_building():
     assert s.renewal[0]
 
 
+def _short_building_deck(deck):
+    s = new(2, skali=True)
+    others = [b for b in range(len(DATA.buildings)) if b not in (0, 1, 3, 4, *deck)]
+    s.display, s.building_deck, s.buildings[1] = [0, 1, 3, 4], list(deck), others
+    return s
+
+
+def test_renewal_with_a_short_building_deck():
+    """Line 30 'Renew 1 or 2 of the 4 face-up Building cards ... slide the chosen card(s) under the deck, and
+    reveal new cards to replace them' (ruling R19): new cards come from the deck as it stood before the
+    renewed ones went under it, and no more cards are renewed than the deck holds, so a just-renewed card
+    never comes straight back."""
+    s = _short_building_deck([9])
+    renewals = [o.pay for o in GAME.legal_options(s, 0) if o.kind == "renew"]
+    assert renewals == [(0,), (1,), (2,), (3,)]  # a one-card deck: one card at a time
+    GAME.apply(s, {0: Option("renew", pay=(1,))})
+    assert s.display == [0, 9, 3, 4] and s.building_deck == [1]
+    s = _short_building_deck([])
+    assert not any(o.kind == "renew" for o in GAME.legal_options(s, 0))
+    s = _short_building_deck([7, 9])  # 9 on top
+    assert (0, 1) in [o.pay for o in GAME.legal_options(s, 0) if o.kind == "renew"]
+    GAME.apply(s, {0: Option("renew", pay=(0, 1))})
+    assert s.display == [9, 7, 3, 4] and sorted(s.building_deck) == [0, 1]
+
+
 def test_expansion_end_switches():
     """Ruling R14: the text has no end scoring (line 55); final_raid and tiebreak_coins are switches."""
     s = _raid_state(3, [3, 1, 0], skali_end="final_raid")

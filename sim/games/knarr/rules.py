@@ -492,11 +492,31 @@ def free_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
                 for i, b in enumerate(state.display)
                 if b >= 0 and data.buildings[b].cost <= state.coins[seat]
             )
-        if state.n_players == 2 and state.renewal[seat] and state.building_deck:
-            live = [i for i, b in enumerate(state.display) if b >= 0]
-            out.extend(Option("renew", pay=(i,)) for i in live)
-            out.extend(Option("renew", pay=pair) for pair in combinations(live, 2))
+        if state.n_players == 2 and state.renewal[seat]:
+            out.extend(renew_options(state))
     return out
+
+
+def renew_options(state: KnarrState) -> list[Option]:
+    """knarr-skali-expansion.txt:30 'Renew 1 or 2 of the 4 face-up Building cards ... slide the chosen
+    card(s) under the deck, and reveal new cards to replace them' (ruling R19): every renewed card is
+    replaced by a new one, so no more cards are renewed than the Building deck holds."""
+    live = [i for i, b in enumerate(state.display) if b >= 0]
+    out = []
+    for k in range(1, min(2, len(state.building_deck)) + 1):
+        out.extend(Option("renew", pay=slots) for slots in combinations(live, k))
+    return out
+
+
+def renew(state: KnarrState, seat: int, slots: tuple[int, ...]) -> None:
+    """knarr-skali-expansion.txt:30 'flip the Renewal token to its used side, slide the chosen card(s) under
+    the deck, and reveal new cards to replace them' (ruling R19): the new cards are the top cards of the deck
+    as it stood before the renewed ones went under it."""
+    new = [state.building_deck.pop() for _ in slots]
+    for slot, card in zip(slots, new, strict=True):
+        state.building_deck.insert(0, state.display[slot])
+        state.display[slot] = card
+    state.renewal[seat] = False
 
 
 def options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
@@ -561,11 +581,7 @@ def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
         state.developed = True
         state.stats["buildings_bought"][seat] += 1
     elif kind == "renew":
-        for i in option.pay:
-            state.building_deck.insert(0, state.display[i])  # line 30: under the deck
-        for i in option.pay:
-            state.display[i] = state.building_deck.pop()
-        state.renewal[seat] = False
+        renew(state, seat, option.pay)
     elif kind == "end":
         end_turn(state, data)
     elif kind == "pass":
