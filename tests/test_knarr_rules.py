@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
 from sim.errors import IllegalChoice, SkaldError
@@ -501,6 +503,49 @@ def test_raid_two_players():
     s = _raid_state(2, [3, 3])
     rules.raid(s, DATA)
     assert s.vp == [6, 6] and s.raids == [0, 0] and s.raid_board == 6
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_an_all_tied_raid_at_the_end_of_a_turn_needs_two_players(n):
+    """Lines 13-15: '1 Raid token' each, '1 Raid token per player, plus 1 additional' on the board, '1
+    additional Raid token beside the board'; line 45 'At the end of a turn, if no Raid tokens remain on the
+    board, a raid is triggered'. The tokens are conserved (tests/test_knarr_playout.py), so at such a raid
+    the players hold all of them but the reserve: no split of those among 3 or 4 players is all tied, and
+    the switch raid_all_tied (ruling R13) matters for them only at a final raid (skali_end=final_raid)."""
+    setup = DATA.setup
+    total = n * int(setup["raid_each"]) + n + int(setup["raid_board_extra"]) + int(setup["raid_reserve"])
+    s = new(n, skali=True)
+    assert sum(s.raids) + s.raid_board + s.raid_reserve == total == 2 * n + 2
+    tied = [
+        split
+        for reserve in range(int(setup["raid_reserve"]) + 1)
+        for split in product(range(total + 1), repeat=n)
+        if sum(split) == total - reserve and len(set(split)) == 1
+    ]
+    assert tied == ([(3, 3)] if n == 2 else [])
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_raid_all_tied_changes_no_game_ending_with_the_base_end(n):
+    """Ruling R13: with 3-4 players and skali_end=base, raid_all_tied=most plays every game exactly as
+    raid_all_tied=both (knarr-skali-expansion.txt:47-49: no all-tied raid at the end of a turn)."""
+    from tests.test_knarr_playout import playout
+
+    for seed in range(2):
+        both, _ = playout(n, {"skali": True, "raid_all_tied": "both"}, seed, check=False)
+        most, _ = playout(n, {"skali": True, "raid_all_tied": "most"}, seed, check=False)
+        assert both.raid_log and GAME.to_dict(both) | {"rules": None} == GAME.to_dict(most) | {"rules": None}
+
+
+def test_raid_all_tied_at_a_final_raid():
+    """Ruling R13 with R14's final_raid: three players with 2 tokens each (the board not empty at the end of
+    the game) are all tied. both = 'In a tie, both players apply bonuses and penalties and return their Raid
+    tokens to the board' (line 51) for everyone; most = everyone is a winner only (line 47)."""
+    for rule, vp in (("both", [6, 6, 6]), ("most", [7, 7, 7])):
+        s = new(3, skali=True, skali_end="final_raid", raid_all_tied=rule)
+        s.raids, s.raid_board, s.raid_reserve, s.vp = [2, 2, 2], 1, 1, [5, 5, 5]
+        rules.finish(s, DATA)
+        assert s.vp == vp and s.raids == [0, 0, 0] and s.raid_board == 7
 
 
 def test_raid_triggers_at_the_end_of_a_turn_when_the_board_is_empty():

@@ -71,7 +71,9 @@ RULE_SWITCHES = (
         choices=("both", "most"),
         doc="R13: with 3-4 players all tied at a raid (knarr-skali-expansion.txt:47-49 says nothing), "
         "both = everyone applies bonuses and penalties and returns all tokens (the 2-player tie rule, "
-        "line 51); most = everyone is only a winner.",
+        "line 51); most = everyone is only a winner. Takes effect only with 3-4 players and "
+        "skali_end=final_raid: a raid at the end of a turn finds the board empty, so the players hold "
+        "2n+1 or 2n+2 of the 2n+2 tokens (lines 13-15), which 3 or 4 players never share equally.",
     ),
 )
 
