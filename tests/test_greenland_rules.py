@@ -267,6 +267,40 @@ def test_norse_and_sami_choose_their_farm_animal_first():
     assert state.phase != SETUP  # nobody to choose
 
 
+def domesticable(state, seat: int) -> set[str]:
+    """The animals ``seat``'s Shaman may domesticate now (elder phase, energy to spare)."""
+    state.phase, state.order, state.idx = ELDER, [seat], 0
+    state.energy[seat] = 9
+    return {
+        DATA.tcards[o.c].name
+        for o in GAME.legal_options(state, seat)
+        if o.kind == "elder" and o.c >= 0 and DATA.ranks[o.a].actions[o.b].name == "domesticate"
+    }
+
+
+def test_the_sami_animal_is_one_card_with_two_sides():
+    """Line 13 'The Blue player (Sea Sámi) additionally starts with one side of the Sámi farm animal card
+    (domestic reindeer or lappget)': one card, so the side not chosen is not a second animal anyone can
+    domesticate; unused Norse animals are 'set aside for possible later use' (ruling G2)."""
+    reindeer, lappget = DATA.tribes[TRIBES.index("sami")].animals
+    assert DATA.tcards[reindeer].card == DATA.tcards[lappget].card == reindeer
+    state = game_with(("norse", "sami", "thule"))
+    norse, sami, thule = seat_of(state, "norse"), seat_of(state, "sami"), seat_of(state, "thule")
+    goat = next(c for c in DATA.tribes[TRIBES.index("norse")].animals if DATA.tcards[c].name == "goat")
+    GAME.apply(state, {norse: Option("animal", goat), sami: Option("animal", reindeer)})
+    assert domesticable(state, thule) == {"cattle", "pony", "sheep"}  # no lappget: it is the reindeer's card
+    assert domesticable(state, sami) == {"cattle", "pony", "sheep"}
+    state.tableau[sami].remove(reindeer)
+    state.tableau[thule].append(reindeer)  # the card moves (a Livestock raid): it stays one card
+    assert "lappget" not in domesticable(state, norse)
+    # with no Sámi in play their card is unused: either side may be domesticated, and then the other is gone
+    state = game_with(("tunit", "thule"))
+    assert {"reindeer", "lappget"} <= domesticable(state, 0)
+    tame = next(o for o in GAME.legal_options(state, 0) if o.kind == "elder" and o.c == lappget)
+    GAME.apply(state, {0: tame})
+    assert lappget in state.tableau[0] and not {"reindeer", "lappget"} & domesticable(state, 1)
+
+
 def test_homeland_limit_and_sleds():
     """Line 45 'The Thule and Tunit share a homeland in North Greenland'; line 46 'You must have a Mariner
     ... for each Biome ... outside your homeland'; line 47 sleds; line 48 the New World needs a Mariner."""

@@ -68,6 +68,9 @@ class TCard:
     name: str
     kind: str  # daughter | animal | invention | import
     tribe: int  # the daughter's tribe; -1 otherwise
+    #: the id of the printed card's first side: the sides of one card share it (line 13 'one side of the Sámi
+    #: farm animal card'); every other card is its own
+    card: int
     energy: int = 0  # phase H cost
     elders: int = 0
     either: bool = False  # costs the energy or the elders, not both
@@ -222,6 +225,7 @@ FIELDS: dict[str, dict[str, Check]] = {
             table(
                 {
                     "name": text(),
+                    "card": text(),
                     "energy": integer(0, 20),
                     "elders": integer(0, 6),
                     "babies": integer(0, 18),
@@ -588,6 +592,7 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
     tribes = []
     d = s["daughter"]
     animal_ids: dict[str, int] = {}
+    first_side: dict[str, int] = {}  # printed card -> its first side's id (line 13)
     for name, a in s["animals"].items():
         animal_ids[name] = len(tcards)
         tcards.append(
@@ -596,6 +601,7 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                 name=name,
                 kind="animal",
                 tribe=-1,
+                card=first_side.setdefault(a["card"], len(tcards)),
                 energy=int(a["energy"]),
                 elders=int(a["elders"]),
                 babies=int(a["babies"]),
@@ -618,6 +624,7 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                     name=f"{name} daughter {k + 1}",
                     kind="daughter",
                     tribe=t,
+                    card=len(tcards),
                     energy=int(d["energy"]),
                     elders=int(d["elders"]),
                     either=bool(d.get("either", False)),
@@ -639,7 +646,7 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
             )
         )
     for c in parts["inventions"]:
-        tcards.append(TCard(id=len(tcards), tribe=-1, **c))
+        tcards.append(TCard(id=len(tcards), tribe=-1, card=len(tcards), **c))
     events = parts["events"]
     if len(events) < int(s["setup"]["events_in_deck"]):
         raise ValueError("events: fewer cards than setup.events_in_deck")

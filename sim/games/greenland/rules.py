@@ -1228,6 +1228,16 @@ def domestic_options(state: GreenlandState, data: GreenlandData, seat: int) -> l
     return [*out, DONE]
 
 
+def untamed(state: GreenlandState, data: GreenlandData) -> list[int]:
+    """The animals a Shaman can domesticate: those whose printed card is in no tableau. Unused Norse animals
+    wait 'for possible later use' (line 13); the Sámi start with 'one side of the Sámi farm animal card
+    (domestic reindeer or lappget)' (line 13), so the side not chosen is the same card and never a second
+    animal. With no Sámi in play their card is unused and either side can be domesticated (ruling G2)."""
+    cards = data.tcards
+    taken = {cards[c].card for t in state.tableau for c in t}
+    return [c for c in data.tcards_of("animal") if cards[c].card not in taken]
+
+
 def elder_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
     """Line 27: each elder acts once with its rank's power (elders.toml, ruling G14); conversion."""
     out = []
@@ -1243,8 +1253,7 @@ def elder_options(state: GreenlandState, data: GreenlandData, seat: int) -> list
             ):
                 continue
             if act.name == "domesticate":
-                taken = {c for t in state.tableau for c in t}
-                out += [Option("elder", r, i, c) for c in data.tcards_of("animal") if c not in taken]
+                out += [Option("elder", r, i, c) for c in untamed(state, data)]
             elif act.name == "burn_witch":
                 out += [Option("elder", r, i, k) for k in range(N_RANKS) if state.elders[seat][k]]
             elif act.name == "invent":  # the top Invention into the hand, if it has room (G19)
