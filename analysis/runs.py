@@ -256,7 +256,12 @@ def fingerprint(folder: str | Path, manifest: dict[str, Any]) -> str:
     """What makes two runs' records the same: the configuration (game, players, games, strategies, seats,
     seed, every rule, data file hash, decision cap), the Skald version, the totals and the bytes of the
     games table's parts; not where the files lie.  Runs are deterministic and write byte-identical parts,
-    so two folders with one fingerprint hold the same games."""
+    so two folders with one fingerprint hold the same games.  Runs that record their ``run`` identifier
+    (every run since schema version 2) are told apart by it and their totals: it hashes the same
+    configuration and version, and unlike the parts' bytes does not depend on how the run was chunked."""
+    if manifest.get("run"):
+        key = {"run": manifest["run"], "totals": manifest.get("totals")}
+        return json.dumps(key, sort_keys=True, default=str)
     config = {k: v for k, v in manifest.get("config", {}).items() if k not in _NOT_RECORDS}
     data = dict(config.get("data") or {})
     data.pop("file", None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def plan_from_manifest(folder: Path, manifest: dict[str, Any]) -> RunPlan:
         )
     if config.get("rules_hash") not in (None, plan.rules_hash):
         raise SkaldError("the rules or data differ from the run's (rules_hash): cannot replay it")
-    return plan
+    return replace(plan, run_id=str(manifest.get("run") or ""))
 
 
 def _chunk_of(config: dict[str, Any], game_id: int) -> int:
@@ -105,7 +105,7 @@ def _chunk_of(config: dict[str, Any], game_id: int) -> int:
 
 def _stored(folder: Path, table: str, chunk: int, game_id: int, plan: RunPlan) -> pa.Table:
     path = folder / table / part_name(chunk)
-    check_part(path, table, plan.action_fields, plan.part_fields)
+    check_part(path, table, plan.action_fields, plan.part_fields, plan.run_id or None)
     try:
         data = pq.read_table(path)
     except (OSError, pa.ArrowException) as exc:
@@ -193,11 +193,7 @@ def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print
         winners = ", ".join(f"seat {w} ({seat_texts[w]})" for w in sorted(result.winners))
         echo(f"end: scores {_scores(result.scores)}; won by {winners}")
 
-    replayed = {
-        "games": rows.games_table(),
-        "seats": rows.seats_table(),
-        "turns": turns.table(plan.action_fields, plan.players),
-    }
+    replayed = plan.part_tables(rows, turns)
     for table in ("games", "seats", "turns"):
         difference = _first_difference(table, stored[table], replayed[table])
         if difference is not None:

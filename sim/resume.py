@@ -164,6 +164,7 @@ class Workspace:
         players: int,
         action_fields: tuple[str, ...],
         part_fields: tuple[str, ...],
+        run: str | None = None,
     ) -> tuple[dict[int, dict[str, Any]], list[str]]:
         """The logged chunks whose parts are whole, and notes on the ones that will be played again.
 
@@ -193,7 +194,7 @@ class Workspace:
             try:
                 for table in TABLES:
                     path = self.path / table / part_name(chunk)
-                    rows = check_part(path, table, action_fields, part_fields)
+                    rows = check_part(path, table, action_fields, part_fields, run)
                     if rows != want[table]:
                         raise PartError(f"results part {str(path)!r} holds {rows} rows, not {want[table]}")
             except PartError as exc:

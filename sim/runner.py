@@ -11,19 +11,23 @@ strategy fails is recorded as errored (``on_error="continue"``) or fails the run
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import math
 import os
 import platform
 import shutil
+import subprocess
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
 
 import sim
 from sim import rules as rulebook
@@ -32,11 +36,13 @@ from sim.errors import IllegalChoice, PlayError, SkaldError
 from sim.game import Game, Result
 from sim.games import GAMES
 from sim.seeding import MAX_SEED, game_seed, state_seed, streams
-from sim.tables import GameRows, TurnLog, part_bytes, part_name, write_part, write_part_bytes
+from sim.tables import GameRows, PartKey, TurnLog, part_bytes, part_name, write_part, write_part_bytes
 from strategies.registry import StrategySpec, parse_spec
 
 MAX_CHUNK = 250
 TARGET_CHUNKS = 64
+MIN_PART = 100
+CLUSTER_WORKERS = 16
 
 
 @dataclass(slots=True)
@@ -221,6 +227,22 @@ class RunPlan:
     action_fields: tuple[str, ...]
     part_fields: tuple[str, ...]
     on_error: str = "continue"  # continue: record a failed game as errored; stop: raise GameFailure
+    #: the records' ``run`` column (``run_id``: set by ``prepare``; empty for plans that write nothing)
+    run_id: str = ""
+
+    @property
+    def part_key(self) -> PartKey:
+        """The key columns and metadata of this run's parts."""
+        return PartKey(self.run_id, self.game_name, self.rules_hash)
+
+    def part_tables(self, rows: GameRows, turns: TurnLog) -> dict[str, pa.Table]:
+        """The three tables of what ``rows`` and ``turns`` hold, keyed and stamped as this run's parts."""
+        key = self.part_key
+        return {
+            "games": rows.games_table(key),
+            "seats": rows.seats_table(key),
+            "turns": turns.table(self.action_fields, self.players, key),
+        }
 
 
 @dataclass
@@ -293,11 +315,7 @@ def simulate_chunk(
     if rows is not None and turns is not None:
         summary.turns = len(turns)
         name = part_name(chunk)
-        tables = {
-            "games": rows.games_table(),
-            "seats": rows.seats_table(),
-            "turns": turns.table(plan.action_fields, n),
-        }
+        tables = plan.part_tables(rows, turns)
         if gather:
             summary.parts = {table: part_bytes(data) for table, data in tables.items()}
         else:
@@ -374,9 +392,25 @@ def _shares(outcome: GameOutcome, n: int) -> list[float]:
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
 
 
-def default_chunk_size(games: int) -> int:
-    """About ``games / 64`` games per chunk, at most 250 (a function of ``games`` only)."""
-    return max(1, min(MAX_CHUNK, math.ceil(games / TARGET_CHUNKS)))
+def default_chunk_size(games: int, workers: int = 1) -> int:
+    """Games per chunk (and so per Parquet part) when ``--chunk-size`` is not given.
+
+    At least ``MIN_PART`` games, since each part costs a file per table to write, list and read; fewer
+    only where two chunks per worker need them (so that no worker waits while another has two to
+    play); at least ``games / TARGET_CHUNKS`` (a large run keeps a resume granularity and progress
+    steps of about 1/64), and at most ``MAX_CHUNK`` (a chunk's records are held in memory).  A run's
+    records do not depend on it: only how they are cut into parts.
+    """
+    wanted = max(math.ceil(games / TARGET_CHUNKS), min(MIN_PART, math.ceil(games / (2 * max(1, workers)))))
+    return max(1, min(MAX_CHUNK, wanted))
+
+
+def planned_workers(config: RunConfig) -> int:
+    """How many workers ``config`` will play on: ``--jobs`` (-1: every core here), or for a cluster named by
+    ``--scheduler`` ``CLUSTER_WORKERS`` (its size is not known before it is reached)."""
+    if config.scheduler is not None:
+        return CLUSTER_WORKERS
+    return max(1, os.cpu_count() or 1) if config.jobs < 0 else max(1, config.jobs)
 
 
 def chunk_ranges(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
@@ -412,6 +446,8 @@ class RunConfig:
     backend: str = "loky"  # loky | dask (see sim.backends)
     scheduler: str | None = None  # Dask scheduler address; None: a local cluster (dask backend)
     gather: bool = False  # workers send their parts back and this process writes them
+    #: the command line that started the run, as the user typed it (for the manifest; None from Python)
+    command: str | None = None
 
 
 @dataclass
@@ -517,7 +553,24 @@ def make_plan(
         on_error=on_error,
     )
     given = None if data is None else str(data)
-    return plan, {"path": given, "file": data_path, "sha1": data_sha1}
+    file = given if given is not None else _packaged(data_path)
+    return plan, {"path": given, "file": file, "sha1": data_sha1}
+
+
+#: the folder that holds the ``sim``, ``strategies`` and ``analysis`` packages (a checkout, or site-packages)
+CODE_ROOT = Path(sim.__file__).resolve().parent.parent
+CODE_PACKAGES = ("sim", "strategies", "analysis")
+
+
+def _packaged(path: str | None) -> str | None:
+    """A packaged data file's path relative to the code (``sim/games/mainland/data/mainland.toml``), so that
+    no manifest names a folder of the machine that wrote it."""
+    if path is None:
+        return None
+    try:
+        return Path(path).resolve().relative_to(CODE_ROOT).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def _load_data(game: Game, data: str | Path | None) -> Any:
@@ -616,8 +669,18 @@ def prepare(config: RunConfig) -> Prepared:
     )
     if out.name in ("", ".", ".."):
         raise SkaldError(f"--out {str(out)!r} does not name a folder (give a folder name, e.g. results/run1)")
-    chunk_size = config.chunk_size or default_chunk_size(games)
-    return Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
+    chunk_size = config.chunk_size or default_chunk_size(games, planned_workers(config))
+    prep = Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
+    prep.plan = replace(plan, run_id=run_id(prep.identity()))
+    return prep
+
+
+def run_id(identity: dict[str, Any]) -> str:
+    """The records' ``run`` column: 16 hex digits of the sha1 of what the records are a function of (the
+    run's identity less its chunk size), so that copies of one run, or one run cut into other chunks,
+    share it and ``SELECT DISTINCT`` across folders removes the copies."""
+    key = {k: v for k, v in identity.items() if k != "chunk_size"}
+    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def run(
@@ -643,6 +706,10 @@ def run(
     t_start = time.perf_counter()
     note = on_note or (lambda text: None)
     prep = prepare(config)
+    if config.resume and config.chunk_size is None:
+        started = _started_chunk_size(prep.out)
+        if started is not None and started != prep.chunk_size:  # the default follows --jobs, which may differ
+            prep = prepare(replace(config, chunk_size=started))
     plan, out, chunks = prep.plan, prep.out, prep.chunks
     identity = prep.identity()
     if config.resume:
@@ -663,7 +730,9 @@ def run(
         try:
             if config.resume:
                 workspace.check_identity(identity)
-                logged, notes = workspace.verify(chunks, plan.players, plan.action_fields, plan.part_fields)
+                logged, notes = workspace.verify(
+                    chunks, plan.players, plan.action_fields, plan.part_fields, plan.run_id
+                )
                 kept = {c: ChunkSummary.from_json(doc) for c, doc in logged.items()}
                 for text in notes:
                     note(text)
@@ -741,6 +810,22 @@ def run(
         workspace.release()
         raise
     return summary
+
+
+def _started_chunk_size(out: Path) -> int | None:
+    """The chunk size an earlier attempt at the run in ``out`` used (its ``OUT.partial`` or finished
+    ``OUT``), or None when there is none to read."""
+    from sim.resume import RUN_FILE, partial_path
+
+    for path, keys in ((partial_path(out) / RUN_FILE, ("identity",)), (out / "manifest.json", ("config",))):
+        try:
+            doc = json.loads(path.read_text())
+            for key in keys:
+                doc = doc[key]
+            return int(doc["chunk_size"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None
 
 
 def _finished_run(prep: Prepared, identity: dict[str, Any]) -> RunSummary | None:
@@ -896,6 +981,35 @@ def _summarize(
     )
 
 
+@lru_cache(maxsize=1)
+def code_identity() -> dict[str, Any]:
+    """What code wrote the records: Skald's version, the sha1 of its installed sources (every file of
+    ``sim``, ``strategies`` and ``analysis`` but caches, by relative path), and, run from a git checkout,
+    its commit and whether those sources differ from it."""
+    digest = hashlib.sha1()
+    for package in CODE_PACKAGES:
+        for path in sorted((CODE_ROOT / package).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(path.relative_to(CODE_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    found: dict[str, Any] = {"skald": sim.__version__, "sources_sha1": digest.hexdigest()}
+    if (CODE_ROOT / ".git").exists():
+        git = ["git", "-C", str(CODE_ROOT)]
+        try:
+            commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+            status = subprocess.run(
+                [*git, "status", "--porcelain", "--", *CODE_PACKAGES],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return found
+        if commit.returncode == 0:
+            found["git_commit"] = commit.stdout.strip()
+            found["git_dirty"] = bool(status.stdout.strip())
+    return found
+
+
 def versions() -> dict[str, str]:
     """Versions of Skald, Python and the libraries that shape the records."""
     found = {"skald": sim.__version__, "python": platform.python_version()}
@@ -917,6 +1031,9 @@ def _manifest(
 ) -> dict[str, Any]:
     return {
         "format": 1,
+        "run": plan.run_id,
+        "command": config.command,
+        "code": code_identity(),
         "config": {
             "game": plan.game_name,
             "players": plan.players,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,13 @@ from sim.game import Result
 
 TABLES: tuple[str, ...] = ("games", "seats", "turns")
 COMPRESSION = "zstd"
+#: the version of the tables' layout, in every part's key-value metadata (``skald.schema``);
+#: 2 added the ``run`` and ``game`` columns and the metadata itself
+SCHEMA_VERSION = 2
+
+#: the first two columns of every table: which run (``RunPlan.run_id``: a hash of the configuration and
+#: seed, so copies of one run share it) and which game; constant within a part, so dictionary-encoded
+KEY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (("run", pa.string()), ("game", pa.string()))
 
 #: the games table's error columns: null (and ``errored`` false) for every game that did not error
 ERROR_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
@@ -33,10 +41,49 @@ ERROR_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class PartKey:
+    """What every part of a run says about itself: the ``run`` and ``game`` columns and the part's
+    key-value metadata (``skald.schema``, ``skald.table``, ``skald.run``, ``skald.game``,
+    ``skald.rules_hash``, ``skald.version``)."""
+
+    run: str
+    game: str
+    rules_hash: str
+
+    def columns(self, rows: int) -> list[pa.Array]:
+        """The key columns of a part of ``rows`` rows."""
+        return [pa.repeat(pa.scalar(value, pa.string()), rows) for value in (self.run, self.game)]
+
+    def metadata(self, table: str) -> dict[str, str]:
+        """The key-value metadata of a ``table`` part."""
+        import sim
+
+        return {
+            "skald.schema": str(SCHEMA_VERSION),
+            "skald.table": table,
+            "skald.run": self.run,
+            "skald.game": self.game,
+            "skald.rules_hash": self.rules_hash,
+            "skald.version": sim.__version__,
+        }
+
+    def table(self, name: str, schema: pa.Schema, columns: list[pa.Array]) -> pa.Table:
+        """A ``name`` part: the key columns, then ``columns``, with ``schema`` and the metadata."""
+        rows = len(columns[0]) if columns else 0
+        return pa.Table.from_arrays(
+            [*self.columns(rows), *columns], schema=schema.with_metadata(self.metadata(name))
+        )
+
+
+_KEY_NAMES = frozenset(name for name, _ in KEY_COLUMNS)
+
+
 def games_schema() -> pa.Schema:
     """One row per game."""
     return pa.schema(
         [
+            *KEY_COLUMNS,
             ("game_id", pa.int64()),
             ("base_game", pa.int64()),
             ("game_seed", pa.uint64()),
@@ -56,6 +103,7 @@ def seats_schema(part_fields: Sequence[str]) -> pa.Schema:
     """One row per game and seat; then one float64 column per ``Game.part_fields`` name."""
     return pa.schema(
         [
+            *KEY_COLUMNS,
             ("game_id", pa.int64()),
             ("seat", pa.int64()),
             ("strategy", pa.string()),
@@ -73,6 +121,7 @@ def turns_schema(action_fields: Sequence[str]) -> pa.Schema:
     """One row per decision; one int64 column per ``Game.action_fields`` name after ``kind``."""
     return pa.schema(
         [
+            *KEY_COLUMNS,
             ("game_id", pa.int64()),
             ("turn", pa.int64()),
             ("seat", pa.int64()),
@@ -155,7 +204,7 @@ class TurnLog:
         del self.flat_fields[rows * n_fields :]
         del self.flat_scores[rows * n_players :]
 
-    def table(self, action_fields: Sequence[str], n_players: int) -> pa.Table:
+    def table(self, action_fields: Sequence[str], n_players: int, key: PartKey) -> pa.Table:
         """The buffered rows as an Arrow table with ``turns_schema(action_fields)``."""
         rows = len(self.seat)
         n_fields = len(action_fields)
@@ -189,7 +238,7 @@ class TurnLog:
             pa.array(own, type=pa.float64()),
             pa.ListArray.from_arrays(offsets, pa.array(flat, type=pa.float64())),
         ]
-        return pa.Table.from_arrays(columns, schema=turns_schema(action_fields))
+        return key.table("turns", turns_schema(action_fields), columns)
 
 
 class GameRows:
@@ -197,8 +246,10 @@ class GameRows:
 
     def __init__(self, part_fields: Sequence[str]) -> None:
         self.part_fields = tuple(part_fields)
-        self.games: dict[str, list[Any]] = {name: [] for name in games_schema().names}
-        self.seats: dict[str, list[Any]] = {name: [] for name in seats_schema(self.part_fields).names}
+        self.games: dict[str, list[Any]] = {n: [] for n in games_schema().names if n not in _KEY_NAMES}
+        self.seats: dict[str, list[Any]] = {
+            n: [] for n in seats_schema(self.part_fields).names if n not in _KEY_NAMES
+        }
 
     def add(
         self,
@@ -263,13 +314,18 @@ class GameRows:
             s[name].extend([float(p.get(name, nan)) for p in parts])
         return shares
 
-    def games_table(self) -> pa.Table:
+    def games_table(self, key: PartKey) -> pa.Table:
         """The ``games`` rows as an Arrow table."""
-        return pa.Table.from_pydict(self.games, schema=games_schema())
+        return self._table("games", games_schema(), self.games, key)
 
-    def seats_table(self) -> pa.Table:
+    def seats_table(self, key: PartKey) -> pa.Table:
         """The ``seats`` rows as an Arrow table."""
-        return pa.Table.from_pydict(self.seats, schema=seats_schema(self.part_fields))
+        return self._table("seats", seats_schema(self.part_fields), self.seats, key)
+
+    @staticmethod
+    def _table(name: str, schema: pa.Schema, buffers: dict[str, list[Any]], key: PartKey) -> pa.Table:
+        columns = [pa.array(buffers[f.name], type=f.type) for f in schema if f.name not in _KEY_NAMES]
+        return key.table(name, schema, columns)
 
 
 def part_name(chunk: int) -> str:
@@ -344,14 +400,31 @@ def expected_schema(table: str, action_fields: Sequence[str], part_fields: Seque
 
 
 #: columns added after the first release: parts written before them are still read (as null)
-LATER_COLUMNS: dict[str, frozenset[str]] = {"games": frozenset(name for name, _ in ERROR_COLUMNS)}
+LATER_COLUMNS: dict[str, frozenset[str]] = {
+    "games": frozenset(name for name, _ in ERROR_COLUMNS) | _KEY_NAMES,
+    "seats": _KEY_NAMES,
+    "turns": _KEY_NAMES,
+}
 
 
-def check_part(path: Path, table: str, action_fields: Sequence[str], part_fields: Sequence[str]) -> int:
+def part_metadata(meta: pq.FileMetaData) -> dict[str, str]:
+    """A part's ``skald.*`` key-value metadata (empty for parts written before schema version 2)."""
+    raw = meta.metadata or {}
+    return {k.decode(): v.decode() for k, v in raw.items() if k.startswith(b"skald.")}
+
+
+def check_part(
+    path: Path,
+    table: str,
+    action_fields: Sequence[str],
+    part_fields: Sequence[str],
+    run: str | None = None,
+) -> int:
     """Check that ``path`` is a readable Parquet part of ``table`` with the run's columns; return its rows.
 
     Reads only the footer.  Raises ``PartError`` (a one-line ``SkaldError`` naming the file) for a
-    missing, unreadable or truncated file, or for a Parquet file of some other table or tool.
+    missing, unreadable or truncated file, for a Parquet file of some other table or tool, or (``run``
+    given) for a part whose metadata names another table or run.
     """
     try:
         meta = pq.read_metadata(path)
@@ -370,6 +443,13 @@ def check_part(path: Path, table: str, action_fields: Sequence[str], part_fields
         what = f"missing {', '.join(missing[:4])}" if missing else f"wrong type of {', '.join(wrong[:4])}"
         raise PartError(
             f"results part {str(path)!r} is not a {table} part of this run ({what}; foreign or corrupt file)"
+        )
+    stamped = part_metadata(meta)
+    if run is not None and stamped and (stamped.get("skald.run"), stamped.get("skald.table")) != (run, table):
+        raise PartError(
+            f"results part {str(path)!r} belongs to another run (its metadata names the"
+            f" {stamped.get('skald.table')} table of run {stamped.get('skald.run')}, not the {table} table"
+            f" of run {run})"
         )
     return meta.num_rows
 

@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 from sim.errors import PlayError, SkaldError
-from sim.runner import chunk_ranges, default_chunk_size, play_game
-from sim.tables import TurnLog
+from sim.runner import chunk_ranges, play_game
+from sim.tables import PartKey, TurnLog
 from strategies.registry import parse_spec
 from tests.toy_game import GAME, HIGH, Recorder, toy_run
 
@@ -43,7 +43,7 @@ def test_turn_table_numbers_each_games_rows_from_zero() -> None:
     log.tag(8)  # no rows since the last tag
     play_game(GAME, 2, dict(RULES, rounds=2), data, 2, two, 100, log)
     log.tag(9)
-    table = log.table(GAME.action_fields, 2)
+    table = log.table(GAME.action_fields, 2, PartKey("r", GAME.name, "h"))
     assert table["game_id"].to_pylist() == [7] * 8 + [9] * 4
     assert table["turn"].to_pylist() == list(range(8)) + list(range(4))
     assert log.turn == table["turn"].to_pylist()
@@ -102,10 +102,7 @@ def test_strategy_exception_names_strategy_seat_seed_and_turn() -> None:
         play_game(GAME, 2, RULES, GAME.load_data(None), 8, specs("tests.toy_game:Crasher", "random"), 100)
 
 
-def test_chunking_depends_on_games_only() -> None:
-    assert default_chunk_size(12) == 1
-    assert default_chunk_size(2000) == 32
-    assert default_chunk_size(10**6) == 250
+def test_chunk_ranges_cover_the_games() -> None:
     ranges = chunk_ranges(10, 4)
     assert ranges == [(0, 0, 4), (1, 4, 8), (2, 8, 10)]
 
@@ -134,7 +131,9 @@ def test_records_and_manifest(tmp_path: Path) -> None:
     for block in games.partition_by("base_game"):  # rotate replays one seed per block
         assert block["game_seed"].n_unique() == 1
     assert games["rules_hash"].n_unique() == 1
-    assert seats.columns[:8] == [
+    assert seats.columns[:10] == [
+        "run",
+        "game",
         "game_id",
         "seat",
         "strategy",
@@ -144,8 +143,8 @@ def test_records_and_manifest(tmp_path: Path) -> None:
         "won",
         "win_share",
     ]
-    assert seats.columns[8:] == ["rounds_won", "cards_left"]
-    assert turns.columns == ["game_id", "turn", "seat", "kind", "round", "bid", "score", "scores"]
+    assert seats.columns[10:] == ["rounds_won", "cards_left"]
+    assert turns.columns == ["run", "game", "game_id", "turn", "seat", "kind", "round", "bid", "score", "scores"]
     assert seats.group_by("game_id").agg(pl.col("win_share").sum())["win_share"].round(
         9
     ).unique().to_list() == [1.0]

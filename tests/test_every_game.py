@@ -23,6 +23,7 @@ import pytest
 
 from sim.games import GAMES, get_game
 from sim.runner import RunConfig, play_game, run
+from sim.tables import TurnLog
 from strategies.registry import parse_spec
 from tests.golden_kit import parquet_parts
 
@@ -153,3 +154,34 @@ def test_component_data_pickles_to_slotted_equal_objects(name: str) -> None:
     assert objects and not [type(o).__name__ for o in objects if hasattr(o, "__dict__")]
     assert pickle.dumps(copy) == pickle.dumps(data)  # equal content (numpy arrays have no plain ==)
     assert [type(o) for o in _data_objects(copy)] == [type(o) for o in objects]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_action_columns_are_declared_per_kind_and_named(name: str) -> None:
+    """The turns table's action columns: every kind a game records is declared in ``action_kinds``
+    with the columns it fills (names of ``action_fields``), every other column of its rows is -1, and
+    every column has a line in ``action_docs`` (what ``skald records GAME`` prints)."""
+    game = get_game(name)
+    kinds = getattr(game, "action_kinds", None)
+    docs = getattr(game, "action_docs", None)
+    assert isinstance(kinds, dict) and kinds, f"{name}: no action_kinds declaration"
+    assert isinstance(docs, dict), f"{name}: no action_docs declaration"
+    fields = tuple(game.action_fields)
+    assert len(set(fields)) == len(fields), f"{name}: an action column is named twice"
+    undocumented = [f for f in fields if not str(docs.get(f, "")).strip()]
+    assert not undocumented, f"{name}: action columns without a doc line: {undocumented}"
+    for kind, used in kinds.items():
+        unknown = set(used) - set(fields)
+        assert not unknown, f"{name}: kind {kind!r} declares columns that are not action fields: {unknown}"
+    n = _players(name)
+    seen: set[str] = set()
+    for seed in (1, 2):
+        log = TurnLog()
+        specs = [parse_spec(s, name) for s in (["greedy", "random"] * 3)[:n]]
+        play_game(game, n, {}, game.load_data(None), seed, specs, game.default_max_decisions, log)
+        for kind, values in zip(log.kind, log.fields, strict=True):
+            assert kind in kinds, f"{name}: kind {kind!r} is recorded but not declared in action_kinds"
+            seen.add(kind)
+            stray = [f for f, v in zip(fields, values, strict=True) if f not in kinds[kind] and v != -1]
+            assert not stray, f"{name}: a {kind!r} row fills columns its declaration leaves out: {stray}"
+    assert len(seen) >= 2, f"{name}: the check played fewer than two kinds of decision ({seen})"
