@@ -174,6 +174,51 @@ def set_board(state, items: np.ndarray, owner: np.ndarray) -> None:
     rules.set_scores(state, kernels.score_board(state.items, state.owner, state.n_players, state.data.points))
 
 
+def territories(items: np.ndarray, owner: np.ndarray, seat: int) -> list[list[tuple[int, int]]]:
+    """The seat's territories, each a list of cells: orthogonally adjacent tiles of its colour
+    (mainland.txt:197, plain Python)."""
+    seen: set[tuple[int, int]] = set()
+    found = []
+    for start in zip(*np.nonzero((items != 0) & (owner == seat))):
+        start = (int(start[0]), int(start[1]))
+        if start in seen:
+            continue
+        seen.add(start)
+        cells, todo = [], [start]
+        while todo:
+            r, c = todo.pop()
+            cells.append((r, c))
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb not in seen and 0 <= nb[0] < items.shape[0] and 0 <= nb[1] < items.shape[1] \
+                        and items[nb] != 0 and owner[nb] == seat:
+                    seen.add(nb)
+                    todo.append(nb)
+        found.append(cells)
+    return found
+
+
+def oracle_scores(items: np.ndarray, owner: np.ndarray, n_players: int, points: np.ndarray) -> np.ndarray:
+    """Rows (total, mainland_tiles, mainland_items, minor_items), read straight from lines 197-227.
+
+    Every territory is tried as the Mainland: the largest (197), then the highest value (201),
+    then, where size and value both tie, the choice that gives the seat the higher total (R12).
+    """
+    out = np.zeros((n_players, 4))
+    for seat in range(n_players):
+        lands = territories(items, owner, seat)
+        if not lands:
+            continue
+        inside = [sum(int(points[items[cell], 0]) for cell in land) for land in lands]
+        minor = [sum(int(points[items[cell], 1]) for cell in land) for land in lands]
+        choices = []
+        for k, land in enumerate(lands):
+            others = sum(minor) - minor[k]
+            choices.append((len(land), inside[k], len(land) + inside[k] + others, k))
+        size, value, total, k = max(choices)
+        out[seat] = (total, size, value, total - size - value)
+    return out
+
+
 def card_index(data, card_id: str) -> int:
     return data.card_ids.index(card_id)
 

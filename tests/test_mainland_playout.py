@@ -32,6 +32,9 @@ from sim.games.mainland.state import (
     START,
 )
 from sim.games.mainland.view import MainlandView
+from sim.runner import play_game
+from sim.tables import TurnLog
+from strategies.registry import parse_spec
 from tests.mainland_testkit import canonical_rotation, oracle_legal, random_option, recount
 
 DATA = GAME.load_data(None)
@@ -391,3 +394,19 @@ def test_setup_deals_five_and_six_tokens():
         assert state.phase == CAMP and GAME.to_move(state) == (0,)
         assert all(DATA.camp_card not in h + d for h, d in zip(state.hands, state.decks, strict=True))
     assert GAME.new_state(2, {}, DATA, 1).hands != GAME.new_state(2, {}, DATA, 2).hands
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_recorded_columns_follow_action_kinds(n_players):
+    """Every recorded row fills exactly the columns ``action_kinds`` names for its kind and holds -1 in
+    the others; every column has a doc line (the named action columns of the records)."""
+    assert set(GAME.action_docs) == set(GAME.action_fields)
+    assert all(set(cols) <= set(GAME.action_fields) for cols in GAME.action_kinds.values())
+    specs = [parse_spec(s, "mainland") for s in ("greedy", "builder", "raider", "random")[:n_players]]
+    log = TurnLog()
+    for seed in range(3):
+        play_game(GAME, n_players, {}, DATA, seed, specs, GAME.default_max_decisions, log)
+    for kind, fields in zip(log.kind, log.fields, strict=True):
+        filled = {name for name, value in zip(GAME.action_fields, fields, strict=True) if value != -1}
+        assert filled == set(GAME.action_kinds[kind]), (kind, fields)
+    assert set(log.kind) == set(GAME.action_kinds)

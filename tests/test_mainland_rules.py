@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.errors import IllegalChoice
 from sim.game import Result
@@ -40,6 +42,7 @@ from tests.mainland_testkit import (
     fresh_state,
     lay,
     oracle_legal,
+    oracle_scores,
     parse_overlay_table,
     put,
     recount,
@@ -817,6 +820,78 @@ def test_mainland_tie_goes_to_higher_value(better_first):
     s = score(items, owner)
     # village+wheat inside: 2 + 1 (+2 tiles); camp minor: 1.  The other way would give 2 + 2 + 1 = 5 < 6.
     assert s[0].tolist() == [2 + 3 + 1, 2, 3, 1]
+
+
+def symmetries(board: np.ndarray) -> list[np.ndarray]:
+    """The board under the 8 symmetries of the square: 4 rotations, each also mirrored."""
+    turned = [np.rot90(board, k) for k in range(4)]
+    return [np.ascontiguousarray(b) for t in turned for b in (t, np.fliplr(t))]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("sym", range(8))
+def test_double_tie_takes_the_higher_total_wherever_it_lies(sym, swap):
+    """mainland.txt:197-201 "Your Mainland is your territory that has the largest number of adjacent tiles.
+    [...] Other territories and isolated tiles are considered minor territories. [...] If your 2 largest
+    territories have the same number of tiles, your Mainland will be the one with the highest value."
+
+    Two 2-tile territories of equal value 2: wheat + wood (minor value 0) and temple + plain (minor value
+    1).  Ruling R12: the Mainland is the one that gives the higher total, wheat + wood, and the temple
+    scores as minor: 2 tiles + 2 + 1 = 5 (the other choice gives 4), on the board, its mirror images and
+    rotations, with the two territories in either place.
+    """
+    items, owner = empty_board()
+    resources, temple = (7, 2) if swap else (2, 7)
+    put(items, owner, {(resources, 1): ("wheat", 0), (resources, 2): ("wood", 0),
+                       (temple, 6): ("temple", 0), (temple + 1, 6): ("plain", 0),
+                       (5, 4): ("plain", 1)})
+    items, owner = symmetries(items)[sym], symmetries(owner)[sym]
+    s = score(items, owner)
+    assert s[0].tolist() == [2 + 2 + 1, 2, 2, 1]
+    assert s[1].tolist() == [1, 1, 0, 0]
+
+
+BLOB_ITEMS = [CODE[n] for n in ("empty", "empty", "plain", "wheat", "wood", "gold", "temple", "camp",
+                                "village", "warrior")]
+SLOTS = [(r, c) for r in (0, 3, 6) for c in (0, 3, 6)]  # 2x2 slots of an 8x8 board, empty gutters between
+
+
+@st.composite
+def slotted_boards(draw):
+    """Up to 9 small territories, each in its own 2x2 slot, and a permutation of the slots."""
+    blobs = draw(st.lists(st.tuples(st.lists(st.sampled_from(BLOB_ITEMS), min_size=4, max_size=4),
+                                    st.lists(st.integers(0, 1), min_size=4, max_size=4)),
+                          min_size=1, max_size=len(SLOTS)))
+    order = draw(st.permutations(range(len(SLOTS))))
+    return blobs, order
+
+
+def slotted(blobs, order) -> tuple[np.ndarray, np.ndarray]:
+    items, owner = empty_board(8, 8)
+    for (names, seats), slot in zip(blobs, order, strict=False):
+        r, c = SLOTS[slot]
+        for j in range(4):
+            if names[j]:
+                items[r + j // 2, c + j % 2] = names[j]
+                owner[r + j // 2, c + j % 2] = seats[j]
+    return items, owner
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=slotted_boards(), sym=st.integers(0, 7))
+def test_scores_do_not_depend_on_where_territories_lie(board, sym):
+    """mainland.txt:197 "Your Mainland is your territory that has the largest number of adjacent tiles",
+    :201 "If your 2 largest territories have the same number of tiles, your Mainland will be the one with
+    the highest value": size and value, not place.  The scores of a board equal the plain-Python reading
+    of lines 197-227 (``oracle_scores``) and stay the same when the territories trade places, and under
+    every mirror image and rotation (ruling R12)."""
+    blobs, order = board
+    items, owner = slotted(blobs, order)
+    s = score(items, owner)
+    assert (s == oracle_scores(items, owner, 2, GAME.load_data(None).points)).all()
+    moved = slotted(blobs, range(len(SLOTS)))
+    assert (score(*moved) == s).all()
+    assert (score(symmetries(items)[sym], symmetries(owner)[sym]) == s).all()
 
 
 @pytest.mark.parametrize("name", NON_EMPTY)

@@ -44,6 +44,25 @@ class Mainland:
     max_players = 4
     rule_switches = RULE_SWITCHES
     action_fields = ("round", "hand_index", "card", "rotation", "row", "col")
+    #: per action kind (the ``kind`` that ``record`` returns), the action columns it fills;
+    #: every other action column is -1 in that kind's rows
+    action_kinds: dict[str, tuple[str, ...]] = {
+        "camp": ("round", "card", "rotation", "row", "col"),
+        "keep": ("round",),
+        "replace": ("round", "hand_index", "card"),
+        "gather": ("round",),
+        "place": ("round", "hand_index", "card", "rotation", "row", "col"),
+        "pass": ("round",),
+    }
+    #: for every action column, what it holds
+    action_docs: dict[str, str] = {
+        "round": "round of play: 0 while the camps are placed (line 67), then 1, 2, ... from seat 0's turn",
+        "hand_index": "position (0 = first) in the mover's hand of the card placed or replaced, before it",
+        "card": "the card: an index into the clan's cards, in the data file's [[cards]] order",
+        "rotation": "quarter turns clockwise (0 to 3) from the card's items as listed in the data file",
+        "row": "board row of the card's top-left tile (0 = top row)",
+        "col": "board column of the card's top-left tile (0 = left column)",
+    }
     part_fields = ("mainland_tiles", "mainland_items", "minor_items", *rules.STATS, "tokens_left")
     default_max_decisions = 2000
 
@@ -71,7 +90,8 @@ class Mainland:
             rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
 
     def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        """(kind, (round, hand_index, card, rotation, row, col)); -1 where a field does not apply."""
+        """(kind, (round, hand_index, card, rotation, row, col)): the columns of ``action_kinds[kind]``,
+        -1 in the others (the camp card is set aside, not in the hand: no hand index)."""
         kind, index, rot, r, c = option.tolist() if isinstance(option, np.ndarray) else tuple(option)[:5]
         if kind == PLACE_CARD or kind == REPLACE:
             hand = state.hands[seat]
@@ -83,6 +103,7 @@ class Mainland:
                 rot = r = c = -1
         elif kind == PLACE_CAMP:
             card = state.data.camp_card  # type: ignore[attr-defined]
+            index = -1
         else:
             card = index = rot = r = c = -1
         return KINDS[kind], (state.round, index, card, rot, r, c)

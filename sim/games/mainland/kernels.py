@@ -257,8 +257,13 @@ def score_board(items, owner, n_players, points):
     """Score every seat: rows (total, mainland_tiles, mainland_items, minor_items).
 
     Territories are orthogonally connected visible tiles of one colour (line 197); the
-    Mainland is the largest, ties going to the higher value (line 201); Mainland items score
-    the first points column plus 1 per tile (205-217), other territories the second (219-227).
+    Mainland is the largest, ties going to the higher value (line 201: "If your 2 largest
+    territories have the same number of tiles, your Mainland will be the one with the highest
+    value"); Mainland items score the first points column plus 1 per tile (205-217), other
+    territories the second (219-227).  When size and value both tie, the Mainland is the one
+    with the lower minor-territory value, which gives the seat the higher total (ruling R12):
+    the choice is the greatest (size, value, -minor value), whatever order the scan meets the
+    territories in, so the score does not depend on where they lie.
     """
     rows, cols = items.shape
     seen = np.zeros((rows, cols), dtype=np.bool_)
@@ -295,7 +300,8 @@ def score_board(items, owner, n_players, points):
                         stack[top] = rr * cols + cc
                         top += 1
             minor_total[p] += minor
-            if size > best_size[p] or (size == best_size[p] and inside > best_items[p]):
+            if size > best_size[p] or (size == best_size[p] and (
+                    inside > best_items[p] or (inside == best_items[p] and minor < best_minor[p]))):
                 best_size[p] = size
                 best_items[p] = inside
                 best_minor[p] = minor
