@@ -191,3 +191,31 @@ def test_each_artifact_plays_out(artifact):
         assert expected in kinds
     else:
         assert not kinds  # amulet, cauldron, silver coins: no bonus decision
+
+
+def test_turn_rows_fill_exactly_the_columns_declared_for_their_kind():
+    """Named action columns: a row fills the columns ``action_kinds[kind]`` names and holds -1 in every
+    other one; a filled column is -1 only where its doc says so (a recruit that takes no board Viking,
+    ruling R3). Random games of every configuration, so that every kind of decision is recorded."""
+    fields = GAME.action_fields
+    seen = set()
+    configs = [*CONFIGS, {"skali": True, "artifacts": True, "helmet": "cover"}]
+    for n, rules, seed in [(n, r, seed) for n in (2, 3) for r in configs for seed in range(3)]:
+        state = GAME.new_state(n, rules, DATA, seed)
+        if rules.get("artifacts"):  # amulet + helmet, weathervane + mead cup, golden bracelet + silver coins
+            state.artifacts = (seed, 4 + seed)
+        rng = np.random.default_rng(seed)
+        while not GAME.is_terminal(state):
+            choices = {}
+            for seat in GAME.to_move(state):
+                opts = GAME.legal_options(state, seat)
+                choices[seat] = opts[int(rng.integers(len(opts)))]
+                kind, row = GAME.record(state, seat, choices[seat])
+                assert kind == choices[seat].kind and len(row) == len(fields)
+                used = GAME.action_kinds[kind]
+                assert all(v == -1 for f, v in zip(fields, row, strict=True) if f not in used), (kind, row)
+                empty = [f for f, v in zip(fields, row, strict=True) if f in used and v < 0]
+                assert empty in ([], ["board_slot"] if kind == "recruit" else []), (kind, row)
+                seen.add(kind)
+            GAME.apply(state, choices)
+    assert seen == set(GAME.action_kinds) - {"pass"}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -12,7 +14,7 @@ from sim.game import Result, RuleSwitch, ranks_from_scores
 from sim.games.knarr import data as data_module
 from sim.games.knarr import rules
 from sim.games.knarr.data import KnarrData
-from sim.games.knarr.state import DISCARD, OVER, STATS, KnarrState, Option
+from sim.games.knarr.state import DISCARD, KINDS, OVER, STATS, KnarrState, Option
 from sim.games.knarr.view import KnarrView, view_of
 
 RULE_SWITCHES = (
@@ -78,6 +80,85 @@ RULE_SWITCHES = (
 )
 
 
+#: the turns table's action columns (after ``kind``)
+ACTION_FIELDS = (
+    "round",
+    "viking",
+    "colour",
+    "board_slot",
+    "destination_slot",
+    "destination",
+    "vikings_paid",
+    "recruits_paid",
+    "bracelets",
+    "display_slot",
+    "building",
+    "buildings_renewed",
+)
+#: per action kind (state.KINDS), the action columns it fills; every other column is -1 in its rows
+ACTION_KINDS: dict[str, tuple[str, ...]] = {
+    "recruit": ("round", "viking", "colour", "board_slot"),
+    "explore": ("round", "destination_slot", "destination", "vikings_paid", "recruits_paid"),
+    "trade": ("round", "bracelets"),
+    "develop": ("round", "display_slot", "building"),
+    "renew": ("round", "buildings_renewed"),
+    "end": ("round",),
+    "pass": ("round",),
+    "discard": ("round", "colour", "viking"),
+    "reserve": ("round", "destination_slot", "destination"),
+    "swap": ("round", "board_slot"),
+    "cover": ("round", "destination"),
+    "skip": ("round",),
+}
+assert tuple(ACTION_KINDS) == KINDS
+#: for every action column, what it holds
+ACTION_DOCS: dict[str, str] = {
+    "round": "round of play, 1 = every seat's first turn (A.6: the game ends with a complete round)",
+    "viking": "Viking card id (an index into the Viking deck of the data file, data.viking_colour): "
+    "recruit = the card played from the hand, discard = the crew Viking discarded (empty Viking deck)",
+    "colour": "that Viking's colour, 0-4 = red, yellow, green, blue, purple",
+    "board_slot": "board slot 0-4 (red, yellow, green, blue, purple): recruit = the slot whose Viking is "
+    "taken (-1: none, the slot of the played colour is empty, ruling R3); swap = the slot replaced "
+    "(Mead Cup)",
+    "destination_slot": "where the destination lay: 0-2 Trading Lands and 3-5 Lands of Influence on display, "
+    "6 and 7 the player's reserved ones (Golden Bracelet)",
+    "destination": "destination index (data.destinations, D<id><deck> in the study): explored, reserved "
+    "(Golden Bracelet) or the own Trading Land covered (Helmet, helmet=cover)",
+    "vikings_paid": "crew Vikings discarded to pay the destination",
+    "recruits_paid": "recruits spent to pay the destination, each in place of a missing Viking",
+    "bracelets": "silver bracelets spent on the trade (1-3: columns 1..k of every trade row)",
+    "display_slot": "Building display slot 0-3 bought from",
+    "building": "Building index (data.buildings, B<id> in the study) bought",
+    "buildings_renewed": "display Buildings renewed (1 or 2; 2 players)",
+}
+#: per kind, a row of ACTION_FIELDS from (its ACTION_KINDS values..., -1): each column picks its value or -1
+_ROW = {
+    kind: itemgetter(*(cols.index(f) if f in cols else len(cols) for f in ACTION_FIELDS))
+    for kind, cols in ACTION_KINDS.items()
+}
+
+
+def _round_only(state: KnarrState, o: Option) -> tuple[int, ...]:
+    return (state.round,)
+
+
+#: per kind, the values of its ACTION_KINDS columns
+_VALUES: dict[str, Callable[[KnarrState, Option], tuple[int, ...]]] = {
+    "recruit": lambda state, o: (state.round, o.a, state.data.viking_colour[o.a], o.b),  # type: ignore[attr-defined]
+    "explore": lambda state, o: (state.round, o.a, o.b, sum(o.pay[:5]), o.pay[5]),
+    "trade": lambda state, o: (state.round, o.a),
+    "develop": lambda state, o: (state.round, o.a, state.display[o.a]),
+    "renew": lambda state, o: (state.round, len(o.pay)),
+    "end": _round_only,
+    "pass": _round_only,
+    "discard": lambda state, o: (state.round, o.a, o.b),
+    "reserve": lambda state, o: (state.round, o.a, o.b),
+    "swap": lambda state, o: (state.round, o.a),
+    "cover": lambda state, o: (state.round, o.b),
+    "skip": _round_only,
+}
+
+
 @lru_cache(maxsize=8)
 def _load(path: str | None) -> KnarrData:
     return data_module.load(path)
@@ -88,7 +169,9 @@ class Knarr:
     min_players = 2
     max_players = 4
     rule_switches = RULE_SWITCHES
-    action_fields = ("round", "a", "b", "cards", "recruits_paid")
+    action_fields = ACTION_FIELDS
+    action_kinds = ACTION_KINDS
+    action_docs = ACTION_DOCS
     part_fields = (
         "tiebreak",
         "reputation",
@@ -134,12 +217,9 @@ class Knarr:
             rules.apply(state, data, seat, option)
 
     def record(self, state: KnarrState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
+        """(kind, ACTION_FIELDS): the columns of ``action_kinds[kind]``, -1 in the others."""
         o = Option(*option)
-        if o.kind == "develop":  # b = the Building bought (index into data.buildings)
-            o = o._replace(b=state.display[o.a])
-        cards = sum(o.pay[:5]) if o.kind == "explore" else (len(o.pay) if o.kind == "renew" else -1)
-        paid = o.pay[5] if o.kind == "explore" else -1
-        return o.kind, (state.round, int(o.a), int(o.b), int(cards), int(paid))
+        return o.kind, _ROW[o.kind]((*_VALUES[o.kind](state, o), -1))
 
     def scores(self, state: KnarrState) -> list[float]:
         return [float(v) for v in state.vp]

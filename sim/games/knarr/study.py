@@ -8,8 +8,8 @@
   the seat's base rate 1/players (the card-strength tables of deck-builder simulators);
 * how often raids fire and whom they favour (raids per game; win share by raids won / lost).
 
-Destinations are read from the ``explore`` turns (``b`` = destination index), Buildings from the
-``develop`` turns (``b`` = Building index); neither is ever lost, so "explored" = "held at the end".
+Destinations are read from the ``explore`` turns (column ``destination``), Buildings from the
+``develop`` turns (column ``building``); neither is ever lost, so "explored" = "held at the end".
 """
 
 from __future__ import annotations
@@ -79,13 +79,14 @@ def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
         if kind == "explore"
         else [f"B{b.id}" for b in data.buildings]
     )
-    turns = _read(folder, "turns").filter(pl.col("kind") == kind).select("game_id", "seat", "b").unique()
+    column = "destination" if kind == "explore" else "building"
+    turns = _read(folder, "turns").filter(pl.col("kind") == kind).select("game_id", "seat", column).unique()
     seats = _read(folder, "seats").select("game_id", "seat", "win_share")
     held = turns.join(seats, on=["game_id", "seat"])
-    out = held.group_by("b").agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
+    out = held.group_by(column).agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
     out = out.filter(pl.col("held") >= min_games).with_columns(
         (pl.col("wins") / pl.col("held")).round(3).alias("win_share_when_held"),
-        pl.col("b").map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"),
+        pl.col(column).map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"),
     )
     ci = [wilson(w, n) for w, n in zip(out["wins"], out["held"], strict=True)]
     return (
