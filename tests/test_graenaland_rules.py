@@ -295,40 +295,90 @@ def test_own_heroes_swap():
     assert state.heroes[1] == [1, 0, -1]
 
 
-def test_priest_waits_for_own_hero_then_enters():
-    """graenaland.txt:157 "Place one of the priest tokens on the territory where you built your first church.
-    If
-    another of your heroes is already there, you must wait until it moves elsewhere. As soon as you have no
-    hero on that territory, place your priest there (after the movement phase ...)." """
-    state = blank()
-    settle(state, 0, 1)
-    state.heroes[1][WARRIOR] = 0
-    building.place(state, board(), DATA, 1, "church", 0)
-    assert state.heroes[1][PRIEST] == -1 and state.waiting[1][PRIEST] == 0
-    state.main, state.phase = 0, HEROES
-    GAME.apply(state, {1: STAY, 2: STAY, 3: STAY})
-    assert state.heroes[1][PRIEST] == -1  # the warrior is still there
-    state.phase = HEROES
-    GAME.apply(state, {1: Move(WARRIOR, E), 2: STAY, 3: STAY})
-    assert state.heroes[1][PRIEST] == 0 and state.waiting[1][PRIEST] == -1
-
-
-def test_second_hall_may_take_the_skald():
-    """graenaland.txt:157-158 "If you build another church while your priest is already in play, you may move
-    it
-    to that territory instead, if you wish — provided none of your other heroes is there." (same for halls)"""
+def test_first_church_places_the_priest_at_once():
+    """graenaland.txt:157 "A church allows your priest to enter play. Place one of the priest tokens on the
+    territory where you built your first church." With none of the builder's heroes there it stands there at
+    once, in the same building phase, and moves in the next movement phase; :158 "A hall allows your skald to
+    enter play. The rules for placing the skald are the same as for the priest." """
     state = blank()
     settle(state, 0, 0)
     settle(state, 2, 0)
-    state.heroes[0] = [3, -1, 0]
+    state.heroes[0][WARRIOR] = 3
     to_build(state, 0)
     state.supply_taken = True
-    give(state, 0, wood=2, cattle=2, grain=2)
+    give(state, 0, grain=4, cattle=3, ore=2, wood=2)
+    GAME.apply(state, {0: Action("church", 0)})
+    GAME.apply(state, {0: GAME.legal_options(state, 0)[0]})
+    assert state.phase == BUILD and state.heroes[0] == [3, 0, -1] and state.waiting[0] == [-1, -1, -1]
     GAME.apply(state, {0: Action("hall", 2)})
     GAME.apply(state, {0: GAME.legal_options(state, 0)[0]})
+    assert state.phase == BUILD and state.heroes[0] == [3, 0, 2] and state.waiting[0] == [-1, -1, -1]
+    GAME.apply(state, {0: END})
+    assert state.phase == HEROES and state.main == 1
+    assert {Move(PRIEST, E), Move(SKALD, W)} <= set(GAME.legal_options(state, 0))
+
+
+def test_priest_waits_for_own_hero_then_enters_before_the_first_proposal():
+    """graenaland.txt:157 "If another of your heroes is already there, you must wait until it moves elsewhere.
+    As soon as you have no hero on that territory, place your priest there (after the movement phase, but
+    before the first proposal is made in that round)." """
+    state = blank()
+    settle(state, 0, 1)
+    settle(state, 0, 2)
+    state.heroes[1][WARRIOR] = 0
+    assert building.place(state, board(), DATA, 1, "church", 0) is None
+    assert state.heroes[1][PRIEST] == -1 and state.waiting[1][PRIEST] == 0
+    state.main, state.phase = 0, HEROES
+    GAME.apply(state, {1: STAY, 2: STAY, 3: STAY})
+    assert state.heroes[1][PRIEST] == -1 and state.waiting[1][PRIEST] == 0  # the warrior is still there
+    state.heroes[2][WARRIOR], state.army[2] = 0, 3
+    lay(state, 0, GRAIN, CATTLE)
+    state.phase = HEROES
+    GAME.apply(state, {1: Move(WARRIOR, E), 2: STAY, 3: STAY})
+    assert state.heroes[1] == [1, 0, -1] and state.waiting[1][PRIEST] == -1
+    # before the first proposal: the priest already cancels seat 2's warrior there (line 96)
+    assert state.phase == PROPOSE and state.proposers[0] == 1 and not state.history
+    assert votes_on(state, 0)[2] == 1
+
+
+def test_a_later_church_leaves_a_waiting_priest_at_the_first():
+    """graenaland.txt:157 "Place one of the priest tokens on the territory where you built your first church.
+    If another of your heroes is already there, you must wait": a second church built while the priest waits
+    neither places it nor offers a move (that is for a church built "while your priest is already in
+    play")."""
+    state = blank()
+    settle(state, 0, 0)
+    settle(state, 2, 0)
+    state.heroes[0][WARRIOR] = 0
+    assert building.place(state, board(), DATA, 0, "church", 0) is None
+    assert building.place(state, board(), DATA, 0, "church", 2) is None
+    assert state.heroes[0][PRIEST] == -1 and state.waiting[0][PRIEST] == 0
+
+
+def test_second_church_or_hall_may_take_the_hero_in_the_same_building_phase():
+    """graenaland.txt:157 "If you build another church while your priest is already in play, you may move it
+    to that territory instead, if you wish — provided none of your other heroes is there."; :158 the same for
+    the skald and halls. The offer comes right after the build, within the same building phase."""
+    state = blank()
+    for t in (0, 1, 2):
+        settle(state, t, 0)
+    state.heroes[0] = [1, 0, 3]
+    to_build(state, 0)
+    state.supply_taken = True
+    give(state, 0, grain=6, cattle=4, ore=4, wood=2)
+    GAME.apply(state, {0: Action("church", 2)})
+    GAME.apply(state, {0: GAME.legal_options(state, 0)[0]})
     assert state.phase == RELOCATE and GAME.legal_options(state, 0) == [Decide(False), Decide(True)]
+    GAME.apply(state, {0: Decide(False)})  # "if you wish"
+    assert state.heroes[0] == [1, 0, 3] and state.phase == BUILD
+    GAME.apply(state, {0: Action("hall", 2)})
+    GAME.apply(state, {0: GAME.legal_options(state, 0)[0]})
+    assert state.phase == RELOCATE
     GAME.apply(state, {0: Decide(True)})
-    assert state.heroes[0][SKALD] == 2 and state.phase == BUILD
+    assert state.heroes[0] == [1, 0, 2] and state.phase == BUILD
+    GAME.apply(state, {0: Action("church", 1)})  # the warrior stands there: no offer
+    GAME.apply(state, {0: GAME.legal_options(state, 0)[0]})
+    assert state.heroes[0] == [1, 0, 2] and state.phase == BUILD and state.relocate is None
 
 
 # --------------------------------------------------------------------------- votes

@@ -304,17 +304,31 @@ def place(state: GraenalandState, board: Board, data: GraenalandData, seat: int,
         board_changed(state, seat)
         state.stats["buildings_built"][seat] += 1
         if b in (CHURCH, HALL):
-            hero = PRIEST if b == CHURCH else SKALD
-            if state.heroes[seat][hero] < 0:
-                if state.waiting[seat][hero] < 0:
-                    state.waiting[seat][hero] = t  # enters after the next movement phase (line 157)
-            elif t not in state.heroes[seat]:
-                return (hero, t)
+            return _hero_enters(state, seat, PRIEST if b == CHURCH else SKALD, t)
         return None
     k = PUBLIC.index(kind)
     state.public[t][k] = True
     state.tokens[k] -= 1
     state.stats["public_built"][seat] += 1
+    return None
+
+
+def _hero_enters(state: GraenalandState, seat: int, hero: int, t: int) -> tuple[int, int] | None:
+    """A church (hall) just built at ``t`` brings the priest (skald) into play (lines 157-158, ruling G5).
+
+    Out of play: "Place one of the priest tokens on the territory where you built your first church"
+    at once, in this building phase; only "If another of your heroes is already there, you must wait"
+    (``waiting``, entered by ``heroes.enter_waiting`` after a movement phase). A later church while it
+    waits does not move that place. In play: "you may move it to that territory instead, if you wish —
+    provided none of your other heroes is there": returns (hero, t) for that decision, else None."""
+    mine = state.heroes[seat]
+    if mine[hero] >= 0:
+        return (hero, t) if t not in mine else None
+    if state.waiting[seat][hero] < 0:
+        if t in mine:
+            state.waiting[seat][hero] = t
+        else:
+            mine[hero] = t
     return None
 
 

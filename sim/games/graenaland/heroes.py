@@ -62,8 +62,10 @@ def apply_moves(state: GraenalandState, board: Board, moves: dict[int, Move]) ->
 
 
 def enter_waiting(state: GraenalandState) -> None:
-    """A priest/skald enters at its first church/hall once no own hero stands there, after the
-    movement phase and before the first proposal (line 157, 158)."""
+    """A priest/skald that waits at its first church/hall (an own hero stood there when it was built,
+    ``building.place``) enters once no own hero stands there: "As soon as you have no hero on that
+    territory, place your priest there (after the movement phase, but before the first proposal is made
+    in that round)" (lines 157, 158)."""
     for seat in range(state.n_players):
         for hero in (PRIEST, SKALD):
             t = state.waiting[seat][hero]

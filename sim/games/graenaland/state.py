@@ -48,7 +48,8 @@ class GraenalandState:
     cards: list[list[int]]  # resource cards lying at each territory
     face_down: list[list[bool]]  # parallel to cards
     heroes: list[list[int]]  # [seat][WARRIOR/PRIEST/SKALD] -> territory or -1
-    waiting: list[list[int]]  # [seat][hero] -> territory where a priest/skald will enter, or -1
+    waiting: list[list[int]]  # [seat][hero] -> first church/hall where a priest/skald waits (an own hero
+    # stood there when it was built) to enter, or -1
     army: list[int]
     hands: list[list[int]]  # resource card ids
     supplies: list[list[int]]  # supply card ids
