@@ -30,7 +30,6 @@ from typing import Any
 
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.state import (
-    ALPHA_DEAD,
     ALPHA_POOL,
     ASSIGN,
     CARD,
@@ -51,6 +50,9 @@ from strategies.base import Strategy
 RANK_USE = (0.25, 0.3, 0.3, 0.3, 0.45, 0.35)
 #: the most Hunters a planned hunt sends to one card at once
 MAX_PARTY = 8
+#: what the Alpha's automatic hit (line 55) is worth over an ordinary tribesman's die, in lives: lost for good
+#: when the Alpha is promoted (an elder never hunts again)
+ALPHA_EDGE = 0.5
 #: the share of the hunts' expected energy counted on for the upkeep (rivals, withdrawals and bad rolls
 #: take the rest: measured, the hunts bring in about two thirds of what the plan expects)
 PRUDENCE = 0.65
@@ -133,7 +135,7 @@ class GreenlandBase(Strategy):
             + sum(v.colonists[s].values())
             + sum(v.husbands[s].values())
             + sum(v.elders[s])
-            + (v.alpha[s] != ALPHA_DEAD)
+            + (v.alpha[s] >= ALPHA_POOL)  # a promoted or married Alpha is counted with the elders / Husbands
             + babies
         )
         return -(-pop // per)
@@ -289,7 +291,7 @@ class GreenlandBase(Strategy):
                 gain = max(gain, self.plan_rate(v, o.a, True))
             return gain
         if k == "alpha":
-            return self.plan_rate(v, o.a, True)
+            return self.alpha_value(v, o.a)
         if k in ("raid", "guard"):
             return self.raid_value(v, o)
         if k == "promote":
@@ -303,25 +305,50 @@ class GreenlandBase(Strategy):
                 return use - cost * self.energy_w(v) - 1.2 * self.life
             return use - cost * self.energy_w(v) - 0.2 * self.life
         if k == "move":  # line 54: the gain where it goes, less the loss where it was
-            if o.c == 1:
-                n_src, n_dst = self.my_on(v, o.a), self.my_on(v, o.b)
-                loss = self.hunt_value(v, o.a, n_src, True) - self.hunt_value(v, o.a, n_src, False)
-                gain = self.hunt_value(v, o.b, n_dst, True) - self.hunt_value(v, o.b, n_dst, False)
-                return gain - loss - 0.5
             if o.a >= TPLACE:
-                loss = self.raid_value(v, Option("guard" if o.a - TPLACE in v.tableau[s] else "raid", o.a))
+                loss = self.raid_value(v, self.tableau_option(v, o.a))
+            elif o.c == 1:
+                n = self.my_on(v, o.a)
+                loss = self.hunt_value(v, o.a, n, True) - self.hunt_value(v, o.a, n, False)
             else:
                 n = self.my_on(v, o.a)
                 alpha = v.alpha[s] == o.a
                 loss = self.hunt_value(v, o.a, n, alpha) - self.hunt_value(v, o.a, n - 1, alpha)
-            if o.b < 0:
+            if o.c == 1:
+                gain = self.alpha_value(v, o.b, moved=True)
+            elif o.b < 0:
                 gain = self.value(v, Option("promote", -1 - o.b))
             elif o.b >= TPLACE:
-                gain = self.raid_value(v, Option("guard" if o.b - TPLACE in v.tableau[s] else "raid", o.b))
+                gain = self.raid_value(v, self.tableau_option(v, o.b))
             else:
                 gain = self.value(v, Option("hunt", o.b))
             return gain - max(loss, 0.0) - 0.5
         return 0.0
+
+    def tableau_option(self, v: GreenlandView, place: int) -> Option:
+        """A tribesman on a tableau card: a Guard on one's own card or a daughter one is married to, else a
+        Raider (lines 52-53)."""
+        t = place - TPLACE
+        mine = t in v.tableau[v.seat] or v.husbands[v.seat].get(t, 0)
+        return Option("guard" if mine else "raid", place)
+
+    def alpha_value(self, v: GreenlandView, dest: int, moved: bool = False) -> float:
+        """The Alpha sent to ``dest`` as a tribesman (line 55): a hunt with its automatic hit (a colonist's
+        hunts for the generations left in the New World), a Guard or Raider, or a promotion, which gives up
+        the automatic hit for good (``ALPHA_EDGE``). ``moved``: by the Sun Stone, after the assignment, where
+        a hunt is worth what the Alpha adds to the Hunters already there."""
+        if dest < 0:
+            return self.value(v, Option("promote", -1 - dest)) - ALPHA_EDGE * self.life
+        if dest >= TPLACE:
+            return self.raid_value(v, self.tableau_option(v, dest))
+        if moved:
+            n = self.my_on(v, dest)
+            gain = self.hunt_value(v, dest, n, True) - self.hunt_value(v, dest, n, False)
+        else:
+            gain = self.plan_rate(v, dest, True)
+        if v.data.biomes[dest].new_world:  # a colonist stays and hunts every generation
+            return gain * self.colonist * max(1, self.gens_left(v) // 2)
+        return gain
 
     # ------------------------------------------------------------------ decisions
     def choose(self, view: Any, options: Sequence[Any]) -> Any:

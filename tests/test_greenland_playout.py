@@ -11,7 +11,17 @@ from sim.games.greenland import rules
 from sim.games.greenland.data import TRIBES
 from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import population
-from sim.games.greenland.state import ALPHA_DEAD, ALPHA_POOL, MONO, OVER
+from sim.games.greenland.state import (
+    ALPHA_POOL,
+    BID,
+    DOMESTIC,
+    ELDER,
+    MONO,
+    OVER,
+    TPLACE,
+    alpha_bride,
+    alpha_rank,
+)
 
 DATA = GAME.load_data(None)
 CONFIGS = [
@@ -32,19 +42,30 @@ def check_invariants(state) -> None:
             + sum(state.colonists[s].values())
             + sum(state.husbands[s].values())
         )
-        assert state.pool[s] + placed + sum(state.elders[s]) + state.valhalla[s] == TOTAL == state.pieces[s]
+        # A promoted or married Alpha is counted among the elders or Husbands (ruling G20), not a piece.
+        rank, bride = alpha_rank(state.alpha[s]), alpha_bride(state.alpha[s])
+        counted = rank >= 0 or bride >= 0
+        pieces = state.pool[s] + placed + sum(state.elders[s]) - counted
+        assert pieces + state.valhalla[s] == TOTAL == state.pieces[s]
         # ... so population (pieces less Valhalla, plus the Alpha) counts every living tribesman.
-        living = state.pool[s] + placed + sum(state.elders[s]) + (state.alpha[s] != ALPHA_DEAD)
+        living = state.pool[s] + placed + sum(state.elders[s]) + (state.alpha[s] >= ALPHA_POOL)
         assert population(state, s) == living
+        assert rank < 0 or state.elders[s][rank] >= 1
+        assert bride < 0 or state.husbands[s].get(bride, 0) >= 1
         assert min(state.pool[s], state.valhalla[s], *state.elders[s]) >= 0
         assert all(k > 0 for k in state.hunters[s].values()) and all(
             k > 0 for k in state.colonists[s].values()
         )
+        # the Alpha is unassigned, dead, promoted, married, or on a visible card or a tableau card
+        alpha = state.alpha[s]
         assert (
-            state.alpha[s] in (ALPHA_POOL, ALPHA_DEAD)
-            or state.alpha[s] in state.hunters[s]
-            or any(state.alpha[s] in row for row in state.warm + state.cold)
+            alpha <= ALPHA_POOL
+            or any(alpha in row for row in state.warm + state.cold)
+            or (alpha >= TPLACE and any(alpha - TPLACE in t for t in state.tableau))
         )
+        if state.phase in (BID, DOMESTIC, ELDER):  # after phase G only colonists stay on a card (line 68)
+            assert alpha < 0 or (alpha < TPLACE and DATA.biomes[alpha].new_world)
+            assert not state.hunters[s]
         # Discs never negative.
         assert state.energy[s] >= 0 and state.ivory[s] >= 0 and state.iron[s] >= 0
         assert len(state.hands[s]) <= rules.hand_size(state, DATA, s)

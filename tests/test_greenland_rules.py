@@ -30,6 +30,8 @@ from sim.games.greenland.state import (
     SETUP,
     TPLACE,
     Option,
+    alpha_bride,
+    alpha_rank,
 )
 
 DATA = GAME.load_data(None)
@@ -385,6 +387,70 @@ def test_alpha_automatic_hit_and_never_dies_by_its_own_roll():
 
 
 # ------------------------------------------------------------------ the hunt
+
+
+def test_the_alpha_is_treated_as_a_tribesman_except_when_used_as_a_hunter():
+    """Line 55 'The Alpha: ... It is treated as a tribesman, except when used as a Hunter, you have the
+    option to consider its hunt roll as [a hit]'; line 42 'A tribesman can be placed on a Biome card
+    (hunting), Placard (promotion), Daughter or Livestock (raiding or defense), or in the New World
+    (colonization)' (ruling G20)."""
+    state = game_with(("thule", "tunit"))
+    thule = seat_of(state, "thule")
+    at_assign(state, thule)
+    state.pool[thule] = 0  # only the Alpha is left to assign
+    own, theirs = (TPLACE + DATA.tribes[TRIBES.index(t)].daughters[0] for t in ("thule", "tunit"))
+    north = card_in(state, NORTH)
+    alpha = {o.a for o in GAME.legal_options(state, thule) if o.kind == "alpha"}
+    assert {north, MARKLAND, own, theirs} | {-1 - r for r in range(6)} <= alpha  # War Chief, Mariner, energy
+    state.elders[thule][WAR_CHIEF] = state.elders[thule][MARINER] = 0
+    alpha = {o.a for o in GAME.legal_options(state, thule) if o.kind == "alpha"}
+    # a Raider needs a War Chief (line 52), the New World a Mariner (line 48)
+    assert theirs not in alpha and MARKLAND not in alpha and own in alpha
+    state.elders[thule][MARINER] = 1
+    # colonization: a colonist for good (line 50), still hunting with its automatic hit
+    GAME.apply(state, {thule: Option("alpha", MARKLAND)})
+    assert state.alpha[thule] == MARKLAND and state.stats["colonists_sent"][thule] == 1
+    state.phase, state.hunts, state.idx = HUNT, [(MARKLAND, thule)], 0
+    assert Option("roll", MARKLAND, ALPHA_FLAG) in GAME.legal_options(state, thule)
+    plain(state, thule)
+    load_dice(state)
+    rules.resolve_hunt(state, DATA, thule, MARKLAND, ALPHA_FLAG)
+    assert state.alpha[thule] == MARKLAND  # it stays
+    # promotion: an elder for one energy, for good; in its rank an ordinary elder dies first
+    state = at_assign(new(2, 3), 0)
+    state.pool[0], energy, pop = 0, state.energy[0], rules.population(state, 0)
+    GAME.apply(state, {0: Option("alpha", -1 - MARINER)})
+    assert state.elders[0][MARINER] == 2 and state.energy[0] == energy - 1
+    assert rules.population(state, 0) == pop and alpha_rank(state.alpha[0]) == MARINER
+    assert rules.assign_options(state, DATA, 0) == [Option("done")]  # nothing left to assign
+    heaven = state.valhalla[0]
+    assert rules.kill_elder(state, 0) and state.valhalla[0] == heaven + 1  # the ordinary Mariner
+    assert alpha_rank(state.alpha[0]) == MARINER
+    assert rules.kill_elder(state, 0) and state.alpha[0] == ALPHA_DEAD and state.valhalla[0] == heaven + 1
+    assert state.elders[0][MARINER] == 0 and rules.population(state, 0) == pop - 2
+    # a Raider rolls like any tribesman (no automatic hit: it is not a Hunter) and, alone, becomes the Husband
+    state = game_with(("thule", "tunit"))
+    thule = seat_of(state, "thule")
+    theirs = TPLACE + DATA.tribes[TRIBES.index("tunit")].daughters[0]
+    state.alpha[thule], state.hunters[thule] = theirs, {}
+    state.phase, state.hunts, state.idx = HUNT, [(theirs, thule)], 0
+    assert Option("roll", theirs, ALPHA_FLAG) not in GAME.legal_options(state, thule)
+    load_dice(state, DATA.tcards[theirs - TPLACE].raid_hits[0])
+    assert rules.resolve_hunt(state, DATA, thule, theirs, 0).success
+    bride = theirs - TPLACE
+    assert alpha_bride(state.alpha[thule]) == bride and state.husbands[thule] == {bride: 1}
+    # the Alpha starves last (ruling G16): after an ordinary Husband and an elder
+    state.pool[thule], state.colonists[thule], state.elders[thule] = 0, {}, [1, 0, 0, 0, 0, 0]
+    state.husbands[thule] = {bride: 2}  # the Alpha and one ordinary Husband
+    state.valhalla[thule] = state.pieces[thule] - 2
+    state.energy[thule] = 0
+    rules.upkeep(state, DATA)
+    assert state.husbands[thule] == {bride: 1} and alpha_bride(state.alpha[thule]) == bride
+    rules.upkeep(state, DATA)
+    assert state.elders[thule] == [0] * 6 and alpha_bride(state.alpha[thule]) == bride
+    rules.upkeep(state, DATA)
+    assert state.alpha[thule] == ALPHA_DEAD and not state.husbands[thule]
+    assert rules.population(state, thule) == 0
 
 
 def test_warm_and_cold_hits():
@@ -1096,7 +1162,8 @@ def test_sun_stone_reassigns_any_three_tribesmen():
     opts = GAME.legal_options(state, thule)
     assert Option("move", a, b) in opts and Option("move", a, MARKLAND) in opts  # a Hunter, even to a colony
     assert Option("move", TPLACE + daughter, b) in opts  # a Guard
-    assert Option("move", a, b, 1) in opts and Option("move", a, MARKLAND, 1) not in opts  # the Alpha (G20)
+    # the Alpha, a tribesman (line 55, ruling G20): to another card, a colony, a Guard's place, the Placard
+    assert {Option("move", a, d, 1) for d in (b, MARKLAND, TPLACE + daughter, -1 - 2)} <= set(opts)
     assert Option("move", a, -1 - 2) in opts  # to the Placard: a promotion for one energy (line 51)
     assert not [o for o in opts if o.a == MARKLAND]  # colonists stay
     GAME.apply(state, {thule: Option("move", a, b, 1)})

@@ -70,10 +70,14 @@ def at_assign(
 
 def assign_all(state, seat: int, player, kinds: tuple[str, ...] = ()) -> list[Option]:
     """Let ``player`` make every assignment of ``seat`` in turn (among the options of ``kinds``, all when
-    empty); the options it chose."""
+    empty; the Alpha's promotion, a = -1 - rank, counts as a ``promote``); the options it chose."""
     chosen = []
     while state.phase == ASSIGN and rules.current(state) == seat:
-        opts = [o for o in GAME.legal_options(state, seat) if not kinds or o.kind in kinds]
+        opts = [
+            o
+            for o in GAME.legal_options(state, seat)
+            if not kinds or ("promote" if o.kind == "alpha" and o.a < 0 else o.kind) in kinds
+        ]
         o = Option(*player.choose(GAME.view(state, seat), opts))
         chosen.append(o)
         GAME.apply(state, {seat: o})

@@ -17,6 +17,8 @@ from sim.errors import IllegalChoice as _IllegalChoice
 from sim.games.greenland.data import COLOURS, N_RANKS, GreenlandData
 from sim.games.greenland.state import (
     ALPHA_DEAD,
+    ALPHA_ELDER,
+    ALPHA_HUSBAND,
     ALPHA_POOL,
     ASSIGN,
     BID,
@@ -37,6 +39,8 @@ from sim.games.greenland.state import (
     TPLACE,
     GreenlandState,
     Option,
+    alpha_bride,
+    alpha_rank,
 )
 
 CHIEF, SHAMAN, CRAFTER, WAR_CHIEF, TRACKER, MARINER = range(N_RANKS)
@@ -265,15 +269,41 @@ def babies(state: GreenlandState, data: GreenlandData, seat: int, k: int) -> int
     return k
 
 
-def kill_elder(state: GreenlandState, seat: int, rank: int = -1) -> bool:
-    """An elder dies (to Valhalla): the given rank, else the highest rank number present (ruling G11)."""
+def kill_elder(state: GreenlandState, seat: int, rank: int = -1, alpha: bool = True) -> bool:
+    """An elder dies (to Valhalla): the given rank, else the highest rank number present (ruling G11); in
+    the rank of a promoted Alpha an ordinary elder dies first, the Alpha only when it is alone there (G20),
+    and never with ``alpha`` false. False if no elder died."""
     ranks = [rank] if rank >= 0 else list(range(N_RANKS - 1, -1, -1))
     for r in ranks:
         if state.elders[seat][r] > 0:
-            state.elders[seat][r] -= 1
-            to_valhalla(state, seat, 1)
+            if state.elders[seat][r] == 1 and alpha_rank(state.alpha[seat]) == r:
+                if not alpha:
+                    continue
+                kill_alpha(state, seat)
+            else:
+                state.elders[seat][r] -= 1
+                to_valhalla(state, seat, 1)
             return True
     return False
+
+
+def kill_alpha(state: GreenlandState, seat: int) -> None:
+    """The Alpha dies, wherever it is (a promoted or married Alpha leaves its rank or its daughter's
+    exogamy box); it is not one of the tribesmen in Valhalla that babies come from (ruling G7)."""
+    a = state.alpha[seat]
+    if alpha_rank(a) >= 0:
+        state.elders[seat][alpha_rank(a)] -= 1
+    elif alpha_bride(a) >= 0:
+        take_one(state.husbands[seat], alpha_bride(a))
+    state.alpha[seat] = ALPHA_DEAD
+    rescore(state)
+
+
+def take_one(where: dict[int, int], key: int) -> None:
+    """One tribesman fewer in ``where[key]`` (the key goes with the last one)."""
+    where[key] -= 1
+    if not where[key]:
+        del where[key]
 
 
 def rerolls(state: GreenlandState, data: GreenlandData, seat: int, kind: str) -> int:
@@ -431,8 +461,7 @@ def lose_hunters(
     (line 62 'of the victim's choice'; ruling G10: the Alpha is the only tribesman who differs)."""
     lost = 0
     if alpha_first and k > 0 and state.alpha[seat] == card:
-        state.alpha[seat] = ALPHA_DEAD
-        rescore(state)
+        kill_alpha(state, seat)
         lost += 1
     for where in (state.hunters[seat], state.colonists[seat]):
         take = min(k - lost, where.get(card, 0))
@@ -443,8 +472,7 @@ def lose_hunters(
             to_valhalla(state, seat, take)
             lost += take
     if lost < k and state.alpha[seat] == card:
-        state.alpha[seat] = ALPHA_DEAD
-        rescore(state)
+        kill_alpha(state, seat)
         lost += 1
     return lost
 
@@ -459,11 +487,16 @@ def present(state: GreenlandState, seat: int, card: int) -> int:
     return state.hunters[seat].get(card, 0) + state.colonists[seat].get(card, 0) + (state.alpha[seat] == card)
 
 
-def return_hunters(state: GreenlandState, seat: int, card: int) -> None:
-    """Line 68: surviving Hunters (not colonists) go back to the unassigned pool."""
+def return_hunters(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> None:
+    """Line 68: surviving Hunters (not colonists, the Alpha among them) go back to the unassigned pool."""
     state.pool[seat] += state.hunters[seat].pop(card, 0)
-    if state.alpha[seat] == card:
+    if state.alpha[seat] == card and not colony(data, card):
         state.alpha[seat] = ALPHA_POOL
+
+
+def colony(data: GreenlandData, card: int) -> bool:
+    """A New World card: tribesmen sent there are colonists for good (line 50)."""
+    return card < TPLACE and data.biomes[card].new_world
 
 
 def living(state: GreenlandState) -> list[int]:
@@ -583,8 +616,10 @@ def card_hunters(state: GreenlandState, card: int) -> list[int]:
 
 
 def raid_places(state: GreenlandState) -> list[int]:
-    """Tableau cards with tribesmen on them (Guards, Raiders), in card order."""
-    return sorted({c for h in state.hunters for c in h if c >= TPLACE})
+    """Tableau cards with tribesmen on them (Guards, Raiders, the Alpha too), in card order."""
+    return sorted(
+        {c for h in state.hunters for c in h if c >= TPLACE} | {a for a in state.alpha if a >= TPLACE}
+    )
 
 
 def guarding(state: GreenlandState, seat: int, place: int) -> bool:
@@ -762,8 +797,8 @@ def advance(state: GreenlandState, data: GreenlandData) -> None:
 def upkeep(state: GreenlandState, data: GreenlandData) -> None:
     """Ruling G16 (line 5 'fuel to sustain their children, elders, and livestock'; reference B.3.2): at the
     end of phase H each tribe burns 1 energy per ``upkeep_per`` living tribesmen; each missing energy costs a
-    life:
-    an unassigned tribesman, else a colonist, else an elder (highest rank), else the Alpha."""
+    life: an unassigned tribesman, else a colonist, else a Husband, else an elder (highest rank), else the
+    Alpha, wherever it is (unassigned, a colonist, an elder or a Husband, ruling G20)."""
     per = int(data.setup["upkeep_per"])
     if state.rules.get("upkeep", "fuel") != "fuel" or per <= 0:
         return
@@ -779,19 +814,20 @@ def upkeep(state: GreenlandState, data: GreenlandData) -> None:
             elif state.colonists[seat]:
                 card = next(iter(state.colonists[seat]))
                 lose_hunters(state, data, seat, card, 1)
-            elif state.husbands[seat]:
-                lose_husband(state, seat)
-            elif not kill_elder(state, seat) and state.alpha[seat] == ALPHA_POOL:
-                state.alpha[seat] = ALPHA_DEAD
-                rescore(state)
+            elif not lose_husband(state, seat) and not kill_elder(state, seat, alpha=False):
+                if state.alpha[seat] != ALPHA_DEAD:
+                    kill_alpha(state, seat)
 
 
-def lose_husband(state: GreenlandState, seat: int) -> None:
-    tcard = next(iter(state.husbands[seat]))
-    state.husbands[seat][tcard] -= 1
-    if not state.husbands[seat][tcard]:
-        del state.husbands[seat][tcard]
+def lose_husband(state: GreenlandState, seat: int) -> bool:
+    """A Husband (not the Alpha) dies, to Valhalla; False if there is none."""
+    bride = alpha_bride(state.alpha[seat])
+    tcard = next((c for c, k in state.husbands[seat].items() if k > (c == bride)), -1)
+    if tcard < 0:
+        return False
+    take_one(state.husbands[seat], tcard)
     to_valhalla(state, seat, 1)
+    return True
 
 
 def end_generation(state: GreenlandState, data: GreenlandData) -> None:
@@ -910,7 +946,9 @@ def finish_negotiation(state: GreenlandState, data: GreenlandData) -> None:
     if state.rules.get("advanced", True):
         for row in (0, 1):
             card = data.new_world(row)
-            total = sum(state.colonists[s].get(card, 0) for s in range(state.n_players))
+            total = sum(
+                state.colonists[s].get(card, 0) + (state.alpha[s] == card) for s in range(state.n_players)
+            )
             if card not in state.hostile and total > int(data.setup["hostile_above"]):
                 state.hostile.append(card)
     enter(state, data, HUNT)
@@ -934,7 +972,7 @@ def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
                 and data.hunt["one_success_per_card"]
                 and state.rules.get("contest_success", "first") == "first"
             ):
-                return_hunters(state, seat, card)
+                return_hunters(state, data, seat, card)
                 state.idx += 1
                 continue
             return
@@ -946,8 +984,8 @@ def next_hunt(state: GreenlandState, data: GreenlandData) -> None:
             return  # the first player's ``pick`` decision
         open_hunt(state, state.left_cards[0])
     for seat in range(state.n_players):  # Guards (and anyone left on a tableau card) go home
-        for place in [c for c in state.hunters[seat] if c >= TPLACE]:
-            return_hunters(state, seat, place)
+        for place in {c for c in (*state.hunters[seat], state.alpha[seat]) if c >= TPLACE}:
+            return_hunters(state, data, seat, place)
     check_alive(state)
     enter(state, data, DOMESTIC)
 
@@ -1002,7 +1040,7 @@ def settle_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int
     if card >= TPLACE:
         if success and present(state, seat, card):  # line 70 'assuming at least one raider survives'
             won_raid(state, data, seat, card)
-        return_hunters(state, seat, card)
+        return_hunters(state, data, seat, card)
         return roll
     b = data.biomes[card]
     if success and (present(state, seat, card) or not data.hunt["attrition_before_rewards"]):
@@ -1015,7 +1053,7 @@ def settle_hunt(state: GreenlandState, data: GreenlandData, seat: int, card: int
         rescore(state)
         if b.trophy and data.hunt["trophy_takes_card"]:
             take_trophy(state, data, seat, card)
-    return_hunters(state, seat, card)
+    return_hunters(state, data, seat, card)
     return roll
 
 
@@ -1045,10 +1083,17 @@ def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) 
         rescore(state)
         state.bred[victim] = [c for c in state.bred[victim] if c != tcard]
     else:
-        state.hunters[seat][place] -= 1
-        if not state.hunters[seat][place]:
-            del state.hunters[seat][place]
-        state.husbands[seat][tcard] = state.husbands[seat].get(tcard, 0) + 1
+        marry(state, seat, place, tcard)
+
+
+def marry(state: GreenlandState, seat: int, place: int, daughter: int) -> None:
+    """Line 61: one of the tribe's tribesmen on ``place`` becomes a Husband in the exogamy box of
+    ``daughter``, for good: an ordinary one, the Alpha (a tribesman, line 55) only when it is there alone."""
+    if state.hunters[seat].get(place, 0):
+        take_one(state.hunters[seat], place)
+    else:
+        state.alpha[seat] = ALPHA_HUSBAND - daughter
+    state.husbands[seat][daughter] = state.husbands[seat].get(daughter, 0) + 1
 
 
 def take_trophy(state: GreenlandState, data: GreenlandData, seat: int, card: int) -> None:
@@ -1056,12 +1101,8 @@ def take_trophy(state: GreenlandState, data: GreenlandData, seat: int, card: int
     row, cold = row_of(state, card)
     side = state.cold[row] if cold else state.warm[row]
     i = side.index(card)
-    for s in range(state.n_players):  # anyone else still there goes home
-        if s != seat:
-            return_hunters(state, s, card)
-    state.pool[seat] += state.hunters[seat].pop(card, 0)
-    if state.alpha[seat] == card:
-        state.alpha[seat] = ALPHA_POOL
+    for s in range(state.n_players):  # everyone still there goes home
+        return_hunters(state, data, s, card)
     state.trophies[seat].append(card)
     rescore(state)
     if state.decks[row]:
@@ -1122,7 +1163,7 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
         if state.rerolls > 0:  # line 71: one re-roll on a die showing this face, or keep the dice
             return [*(Option("reroll", card, f) for f in sorted(set(state.dice))), Option("keep", card)]
         out = [Option("roll", card, 0)]
-        if state.alpha[seat] == card:
+        if state.alpha[seat] == card and card < TPLACE:  # line 55 'when used as a Hunter' (not a Raider)
             out.append(Option("roll", card, ALPHA_FLAG))
         if state.rules.get("advanced", True) and state.iron[seat] >= int(data.setup["iron_rule_cost"]):
             out += [Option("roll", card, o.b | IRON_FLAG) for o in list(out)]
@@ -1135,27 +1176,42 @@ def options(state: GreenlandState, data: GreenlandData, seat: int, check: bool =
 
 
 def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
-    """Lines 42-55: Hunters on biomes, colonists in the New World, promotion to elder, the Alpha."""
-    out: list[Option] = []
-    cards = visible(state)
-    ok = sender(state, data, seat)
-    if state.pool[seat] > 0:
-        for c in cards:
-            if ok(c):
-                out.append(Option("hunt", c))
-        if state.energy[seat] >= int(data.setup["promotion_energy"]):
-            out += [Option("promote", r) for r in range(N_RANKS)]
-        if state.rules.get("advanced", True):
-            out += raid_options(state, data, seat, ok)
-    if state.alpha[seat] == ALPHA_POOL:
-        for c in cards:
-            if not data.biomes[c].new_world and ok(c):
-                out.append(Option("alpha", c))
+    """Lines 42-55: each unassigned tribesman, and the Alpha ('treated as a tribesman', line 55), goes to any
+    place line 42 allows (``destinations``)."""
+    alpha = state.alpha[seat] == ALPHA_POOL
+    if not state.pool[seat] and not alpha:
+        return [DONE]
+    dests = destinations(state, data, seat, sender(state, data, seat))
+    out = [tribesman_option(state, seat, d) for d in dests] if state.pool[seat] else []
+    if alpha:
+        out += [Option("alpha", d) for d in dests]
     out.append(DONE)
     return out
 
 
-def raid_options(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[Option]:
+def destinations(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[int]:
+    """Line 42 'A tribesman can be placed on a Biome card (hunting), Placard (promotion), Daughter or
+    Livestock (raiding or defense), or in the New World (colonization)': every visible card ``ok`` (the
+    transport, lines 46-48) allows, a New World card making a colonist (line 50); -1 - rank, a promotion for
+    one energy (line 51); TPLACE + a Daughter or Livestock card, a Guard or a Raider (``tableau_places``)."""
+    out = [c for c in visible(state) if ok(c)]
+    if state.energy[seat] >= int(data.setup["promotion_energy"]):
+        out += [-1 - r for r in range(N_RANKS)]
+    if state.rules.get("advanced", True):
+        out += tableau_places(state, data, seat, ok)
+    return out
+
+
+def tribesman_option(state: GreenlandState, seat: int, dest: int) -> Option:
+    """The assignment of an unassigned tribesman to a place of ``destinations``."""
+    if dest < 0:
+        return Option("promote", -1 - dest)
+    if dest >= TPLACE:
+        return Option("guard" if guarding(state, seat, dest) else "raid", dest)
+    return Option("hunt", dest)
+
+
+def tableau_places(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[int]:
     """Line 52: a Raider on an opponent's Livestock or (unmarried) Daughter card needs a War Chief (rank 4);
     line 53: Guards on one's own Daughters and Livestock, or daughters one is married to."""
     out = []
@@ -1168,45 +1224,31 @@ def raid_options(state: GreenlandState, data: GreenlandData, seat: int, ok: Any)
                 continue
             place = TPLACE + c
             if other == seat or state.husbands[seat].get(c, 0):
-                out.append(Option("guard", place))
+                out.append(place)
             elif war_chief and state.alive[other] and c not in married and ok(place):
-                out.append(Option("raid", place))
+                out.append(place)
     return out
 
 
 def sunstone_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
     """Line 54: 'reassign three of your tribesmen after everyone has assigned all their tribesmen' (ruling
-    G5): any tribesman whose assignment is not permanent (Hunters, Guards, Raiders, the Alpha; not colonists,
-    line 50, elders, line 51, or Husbands, line 61) moves to any place line 42 allows, under the same rules
-    as an assignment (transport, War Chief, promotion's energy, the Alpha's own limits, G20)."""
+    G5): any tribesman whose assignment is not permanent (Hunters, Guards, Raiders, the Alpha among them, line
+    55; not colonists, line 50, elders, line 51, or Husbands, line 61) moves to any place line 42 allows
+    (``destinations``), under the same rules as an assignment (transport, War Chief, promotion's energy)."""
     if not has(state, data, seat, "sun_stone") or state.moves >= int(data.setup["sun_stone_moves"]):
         return [DONE]
+    sources = [(src, -1) for src, k in state.hunters[seat].items() if k]
+    if state.alpha[seat] >= 0 and not colony(data, state.alpha[seat]):
+        sources.append((state.alpha[seat], 1))  # the Alpha (c = 1)
     out = []
-    cards = visible(state)
-    promote = state.energy[seat] >= int(data.setup["promotion_energy"])
-    for src, k in state.hunters[seat].items():
-        if not k:
-            continue
+    for src, alpha in sources:
         placed = dict(state.placed[seat])
         placed[src] = placed.get(src, 0) - 1
 
         def ok(card: int, placed: dict[int, int] = placed) -> bool:
             return can_send(state, data, seat, card, 1, placed)
 
-        out += [Option("move", src, c) for c in cards if c != src and ok(c)]
-        if state.rules.get("advanced", True):
-            out += [Option("move", src, o.a) for o in raid_options(state, data, seat, ok) if o.a != src]
-        if promote:
-            out += [Option("move", src, -1 - r) for r in range(N_RANKS)]
-    src = state.alpha[seat]
-    if src >= 0:
-        placed = dict(state.placed[seat])
-        placed[src] = placed.get(src, 0) - 1
-        out += [
-            Option("move", src, c, 1)
-            for c in cards
-            if c != src and not data.biomes[c].new_world and can_send(state, data, seat, c, 1, placed)
-        ]
+        out += [Option("move", src, d, alpha) for d in destinations(state, data, seat, ok) if d != src]
     return [*out, DONE]
 
 
@@ -1224,7 +1266,7 @@ def domestic_options(state: GreenlandState, data: GreenlandData, seat: int) -> l
         if with_energy and (t.either or not t.elders):
             out.append(Option("breed", c))
     if state.ivory[seat] >= int(data.setup["pacify_ivory"]):
-        out += [Option("pacify", c) for c in state.hostile if state.colonists[seat].get(c, 0)]
+        out += [Option("pacify", c) for c in state.hostile if present(state, seat, c)]
     return [*out, DONE]
 
 
@@ -1329,51 +1371,20 @@ def apply_one(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
 
 def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
     kind = o.kind
-    if kind == "hunt":
+    if kind in ("hunt", "guard", "raid"):  # lines 42-53
         state.pool[seat] -= 1
-        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
-        if data.biomes[o.a].new_world:  # line 50: colonists are permanently assigned
-            state.colonists[seat][o.a] = state.colonists[seat].get(o.a, 0) + 1
-            state.stats["colonists_sent"][seat] += 1
-        else:
-            state.hunters[seat][o.a] = state.hunters[seat].get(o.a, 0) + 1
-    elif kind in ("guard", "raid"):  # lines 52-53
-        state.pool[seat] -= 1
-        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
-        state.hunters[seat][o.a] = state.hunters[seat].get(o.a, 0) + 1
-        if kind == "guard":
-            state.stats["guards"][seat] += 1
-    elif kind == "alpha":
-        state.alpha[seat] = o.a
-        state.placed[seat][o.a] = state.placed[seat].get(o.a, 0) + 1
+        place(state, data, seat, o.a, False)
     elif kind == "promote":  # line 51
         state.pool[seat] -= 1
-        state.energy[seat] -= int(data.setup["promotion_energy"])
-        state.elders[seat][o.a] += 1
-        state.stats["promotions"][seat] += 1
+        place(state, data, seat, -1 - o.a, False)
+    elif kind == "alpha":  # line 55: as a tribesman
+        place(state, data, seat, o.a, True)
     elif kind == "move":  # line 54 (ruling G5)
         state.placed[seat][o.a] -= 1
         state.moves += 1
-        if o.c == 1:  # the Alpha
-            state.alpha[seat] = o.b
-            state.placed[seat][o.b] = state.placed[seat].get(o.b, 0) + 1
-            return
-        state.hunters[seat][o.a] -= 1
-        if not state.hunters[seat][o.a]:
-            del state.hunters[seat][o.a]
-        if o.b < 0:  # promotion (line 51)
-            state.energy[seat] -= int(data.setup["promotion_energy"])
-            state.elders[seat][-1 - o.b] += 1
-            state.stats["promotions"][seat] += 1
-            return
-        state.placed[seat][o.b] = state.placed[seat].get(o.b, 0) + 1
-        if o.b < TPLACE and data.biomes[o.b].new_world:  # line 50: a colonist for good
-            state.colonists[seat][o.b] = state.colonists[seat].get(o.b, 0) + 1
-            state.stats["colonists_sent"][seat] += 1
-        else:
-            state.hunters[seat][o.b] = state.hunters[seat].get(o.b, 0) + 1
-            if o.b >= TPLACE and owner(state, o.b - TPLACE) == seat:
-                state.stats["guards"][seat] += 1
+        if o.c != 1:  # a tribesman leaves; the Alpha's place is set by ``place``
+            take_one(state.hunters[seat], o.a)
+        place(state, data, seat, o.b, o.c == 1)
     elif kind == "breed":  # line 26
         t = data.tcards[o.a]
         if o.c < 0 or not t.either:  # the energy (line 26); with 'either' the elders instead
@@ -1405,6 +1416,31 @@ def act(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> Non
     check_hands(state, data)
 
 
+def place(state: GreenlandState, data: GreenlandData, seat: int, dest: int, alpha: bool) -> None:
+    """Line 42: one tribesman (with ``alpha``, the Alpha, line 55) goes to ``dest`` (``destinations``): a
+    biome card as a Hunter, a New World card as a colonist for good (line 50), a tableau card as a Guard or a
+    Raider (lines 52-53), or the Placard (-1 - rank) as an elder for one energy, for good (line 51)."""
+    if dest < 0:
+        rank = -1 - dest
+        state.energy[seat] -= int(data.setup["promotion_energy"])
+        state.elders[seat][rank] += 1
+        state.stats["promotions"][seat] += 1
+        if alpha:
+            state.alpha[seat] = ALPHA_ELDER - rank
+        return
+    state.placed[seat][dest] = state.placed[seat].get(dest, 0) + 1
+    settled = colony(data, dest)
+    if alpha:
+        state.alpha[seat] = dest
+    else:
+        where = (state.colonists if settled else state.hunters)[seat]
+        where[dest] = where.get(dest, 0) + 1
+    if settled:
+        state.stats["colonists_sent"][seat] += 1
+    elif dest >= TPLACE and guarding(state, seat, dest):
+        state.stats["guards"][seat] += 1
+
+
 def elder_action(state: GreenlandState, data: GreenlandData, seat: int, o: Option) -> None:
     action = data.ranks[o.a].actions[o.b]
     state.used[seat][o.a] += 1
@@ -1428,7 +1464,7 @@ def negotiate(state: GreenlandState, data: GreenlandData, seat: int, o: Option) 
     if o.kind == "pick":
         open_contest(state, card)
     elif o.kind == "withdraw":
-        return_hunters(state, seat, card)
+        return_hunters(state, data, seat, card)
         state.placed[seat].pop(card, None)
         state.stats["withdrawals"][seat] += 1
         state.queue.pop(0)
@@ -1487,12 +1523,12 @@ def offer_items(
     for d, name in enumerate(DISCS):
         have = getattr(state, name)[giver]
         out += [10 * d + k for k in (1, 2) if have >= k]
-    if state.hunters[taker].get(card, 0):  # a Husband must be an ordinary tribesman
+    if present(state, taker, card):  # one of the taker's tribesmen there marries (line 61)
         married = {c for h in state.husbands for c in h}
         out += [
             MARRY + c for c in state.tableau[giver] if data.tcards[c].kind == "daughter" and c not in married
         ]
-    busy = {c - TPLACE for h in state.hunters for c in h if c >= TPLACE}
+    busy = {c - TPLACE for c in raid_places(state)}
     out += [
         CARD + c
         for c in state.tableau[giver]
@@ -1518,17 +1554,13 @@ def accept_bribe(
             state.tableau[target].append(tcard)
             rescore(state)
     elif offer >= MARRY:
-        state.hunters[target][card] -= 1
-        if not state.hunters[target][card]:
-            del state.hunters[target][card]
-        tcard = offer - MARRY
-        state.husbands[target][tcard] = state.husbands[target].get(tcard, 0) + 1
+        marry(state, target, card, offer - MARRY)
     else:
         name, k = DISCS[offer // 10], offer % 10
         getattr(state, name)[briber] -= k
         getattr(state, name)[target] += k
         rescore(state)
-    return_hunters(state, target, card)
+    return_hunters(state, data, target, card)
     state.placed[target].pop(card, None)
     state.stats["bribes"][briber] += 1
     state.stats["bribes_taken"][target] += 1

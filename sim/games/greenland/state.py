@@ -17,7 +17,22 @@ TPLACE = 1000
 MARRY = 100
 #: a card offered in a bribe: CARD + a hand card, or an Invention or Domestic Animal card of the tableau
 CARD = 200
-ALPHA_POOL, ALPHA_DEAD = -1, -2
+#: ``GreenlandState.alpha``: ALPHA_POOL (unassigned), ALPHA_DEAD, a place (a biome card: a Hunter, a colonist
+#: for good on a New World card; TPLACE + a tableau card: a Guard or Raider), ALPHA_ELDER - rank once promoted
+#: (line 51) or ALPHA_HUSBAND - daughter card once married (line 61); promoted or married it is counted in
+#: ``elders`` / ``husbands`` like any tribesman there (line 55 'It is treated as a tribesman', ruling G20)
+ALPHA_POOL, ALPHA_DEAD, ALPHA_ELDER, ALPHA_HUSBAND = -1, -2, -3, -100
+
+
+def alpha_rank(alpha: int) -> int:
+    """The elder rank of a promoted Alpha (an ``alpha`` value of ALPHA_ELDER - rank), else -1."""
+    return ALPHA_ELDER - alpha if ALPHA_HUSBAND < alpha <= ALPHA_ELDER else -1
+
+
+def alpha_bride(alpha: int) -> int:
+    """The daughter card whose Husband a married Alpha is (ALPHA_HUSBAND - card), else -1."""
+    return ALPHA_HUSBAND - alpha if alpha <= ALPHA_HUSBAND else -1
+
 
 STATS = (
     "hunts",
@@ -50,8 +65,10 @@ class Option(NamedTuple):
     """One decision. ``kind`` is one of KINDS.
 
     hunt: a = biome card (a colonist on a New World card).
-    guard / raid: a = TPLACE + tableau card (lines 52-53).  alpha: a = card for the Alpha.
-    promote: a = rank index 0-5.  done: nothing more this phase.
+    guard / raid: a = TPLACE + tableau card (lines 52-53).  promote: a = rank index 0-5.
+    alpha: a = where the Alpha goes, as a tribesman would (line 55): a biome card (a colonist on a New World
+    card), TPLACE + tableau card (a Guard or Raider) or -1 - rank (a promotion).
+    done: nothing more this phase.
     move: a = from card, b = to card, or -1 - rank for a promotion; c = 1 the Alpha (sun-stone, line 54).
     stay / withdraw: a = contested card.
     attack: a = card, b = target seat.  defend: a = card, b = 1 to spend iron (iron rule), c = attacker.
@@ -122,7 +139,7 @@ class GreenlandState:
     imports: list[int]
     # tribes, by seat
     pool: list[int]
-    alpha: list[int]  # ALPHA_POOL, ALPHA_DEAD or the card it hunts
+    alpha: list[int]  # ALPHA_POOL, ALPHA_DEAD, a place, ALPHA_ELDER - rank or ALPHA_HUSBAND - daughter
     elders: list[list[int]]  # seat -> 6 ranks
     hunters: list[dict[int, int]]  # this generation's Hunters per card (not colonists)
     colonists: list[dict[int, int]]
