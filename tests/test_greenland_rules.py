@@ -12,13 +12,14 @@ import pytest
 
 from sim.errors import IllegalChoice, SkaldError
 from sim.games.greenland import rules
-from sim.games.greenland.data import DEFAULT_DIR, KINDS, TRIBES, load
+from sim.games.greenland.data import DEFAULT_DIR, KINDS, TRIBES, Event, load
 from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import ALPHA_FLAG, IRON_FLAG, MARINER, WAR_CHIEF
 from sim.games.greenland.state import (
     ALPHA_DEAD,
     ALPHA_POOL,
     ASSIGN,
+    BID,
     CARD,
     DOMESTIC,
     ELDER,
@@ -751,6 +752,31 @@ def test_iron_rule_against_an_attack():
     load_dice(state, 1, 1, 1)
     GAME.apply(state, {0: Option("defend", card, 1, 1)})
     assert state.hunters[0][card] == 3 and state.iron[0] == 0
+
+
+# ------------------------------------------------------------------ the event phase
+
+
+def test_the_trade_ship_is_auctioned_at_its_own_icon_left_to_right():
+    """Line 22 'Reveal an event card to start the turn. Then, determine the first player and apply the
+    effects of the event icons from left to right to all players. If the card shows a Norse trade ship,
+    auction its imported good' (ruling G3): the ship's auction comes at its icon's place on the card, after
+    the icons to its left and before those to its right."""
+    ship = Event(
+        len(DATA.events), "Feast, ship, feast", "yellow", (("feast", ""), ("ship", ""), ("feast", ""))
+    )
+    data = dataclasses.replace(DATA, events=(*DATA.events, ship))
+    state = next(s for s in (GAME.new_state(2, {}, data, seed) for seed in range(50)) if s.phase == ASSIGN)
+    state.events.append(ship.id)
+    energy = list(state.energy)
+    state.ivory = [1, 1]
+    rules.start_generation(state, data)
+    assert state.phase == BID and state.offer >= 0
+    assert state.energy == [e + 1 for e in energy]  # the feast left of the ship, not yet the one right of it
+    offer = state.offer
+    GAME.apply(state, {0: Option("bid", 1), 1: Option("bid", 0)})
+    assert offer in state.tableau[0] and state.ivory == [0, 1]
+    assert state.energy == [e + 2 for e in energy] and state.phase != BID  # then the icon right of the ship
 
 
 # ------------------------------------------------------------------ player order

@@ -639,7 +639,7 @@ def elder_order(state: GreenlandState) -> list[int]:
 
 
 def start_generation(state: GreenlandState, data: GreenlandData) -> None:
-    """Phase 1 (line 21): reveal an event, set the player order, apply its icons left to right."""
+    """Phase 1 (line 22): reveal an event, set the player order, apply its icons left to right."""
     state.phase = EVENT
     state.event = state.events.pop()
     state.log.append((state.generation, state.event))
@@ -654,6 +654,9 @@ def start_generation(state: GreenlandState, data: GreenlandData) -> None:
 
 
 def run_icons(state: GreenlandState, data: GreenlandData) -> None:
+    """Line 22 'apply the effects of the event icons from left to right ... If the card shows a Norse trade
+    ship, auction its imported good': a ship's auction pauses the icons at its own place (ruling G3); the
+    icons to its right follow once the bids are in (``resolve_auction``)."""
     icons = data.events[state.event].icons
     while state.icon < len(icons):
         icon, arg = icons[state.icon]
@@ -711,7 +714,7 @@ def apply_icon(state: GreenlandState, data: GreenlandData, icon: str, arg: str) 
 
 
 def start_auction(state: GreenlandState, data: GreenlandData) -> bool:
-    """Line 21: a Norse trade ship's imported good is auctioned (for ivory, ruling G3). True if bids are
+    """Line 22: a Norse trade ship's imported good is auctioned (for ivory, ruling G3). True if bids are
     due."""
     if not state.imports:
         return False

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-# Phases (greenland-third-edition.txt:21-27); BID is the trade-ship auction inside the event phase.
+# Phases (greenland-third-edition.txt:22-27); BID is the trade-ship auction inside the event phase.
 EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER, SETUP = range(10)
 PHASES = ("event", "bid", "assign", "sunstone", "negotiate", "hunt", "domestic", "elder", "over", "setup")
 POLY, MONO = 0, 1
