@@ -34,6 +34,7 @@ from sim.games.greenland.state import (
     alpha_bride,
     alpha_rank,
 )
+from sim.games.greenland.state import KINDS as OPTION_KINDS
 
 DATA = GAME.load_data(None)
 NORTH, SOUTH = 0, 1
@@ -535,8 +536,9 @@ def test_rerolls_are_the_players_decisions():
     GAME.apply(state, {0: Option("roll", sea, 0)})
     faces = sorted({bloody, 4})
     assert GAME.legal_options(state, 0) == [*(Option("reroll", sea, f) for f in faces), Option("keep", sea)]
-    kind, fields = GAME.record(state, 0, Option("reroll", sea, bloody))
-    assert fields[7] == 1 and fields[8:11] != (-1, -1, -1)  # the last re-roll logs its die and the tally
+    row = named(GAME.record(state, 0, Option("reroll", sea, bloody))[1])
+    assert row["reroll"] == 1 and row["face"] == bloody  # the last re-roll logs its die and the tally
+    assert -1 not in (row["hits"], row["killed"], row["success"])
     GAME.apply(state, {0: Option("reroll", sea, bloody)})
     assert state.stats["hunters_killed"][0] == 1 and not state.dice  # 1, 4 and one killing die
     # keeping the dice: both killing dice stand
@@ -887,6 +889,47 @@ def test_a_sole_survivor_wins_and_the_game_ends():
     assert result.winners == [0] and result.scores[1] == 0
 
 
+DICE_COLUMNS = ("dice", "roll", "reroll", "hits", "killed", "success")
+
+
+def named(fields: tuple[int, ...]) -> dict[str, int]:
+    """A turn record's action fields by column name."""
+    return dict(zip(GAME.action_fields, fields, strict=True))
+
+
+def test_action_columns_are_named_and_each_kind_fills_its_own():
+    """Issue 14: each action column says what it holds (``action_docs``); a kind fills the columns
+    ``action_kinds`` names for it and leaves every other one -1; in seeded games every declared column of a
+    kind is filled somewhere, and the columns hold the option's values (the place, a bribe's discs)."""
+    assert set(GAME.action_kinds) == set(OPTION_KINDS) and set(GAME.action_docs) == set(GAME.action_fields)
+    filled: dict[str, set[str]] = {}
+    for seed in (17, 20, 119):  # random play; 119 has an attack with several targets (rare)
+        rng = np.random.default_rng(seed)
+        state = new(4, seed)
+        state.tableau[0].append(next(c.id for c in DATA.tcards if c.sun_stone))  # a Sun Stone for moves
+        while not GAME.is_terminal(state):
+            choices = {}
+            for s in GAME.to_move(state):
+                opts = GAME.legal_options(state, s)
+                o = choices[s] = opts[int(rng.integers(len(opts)))]
+                kind, fields = GAME.record(state, s, o)
+                row = named(fields)
+                assert (
+                    kind == o.kind and row["generation"] == state.generation and row["event"] == state.event
+                )
+                assert all(v == -1 for c, v in row.items() if c not in GAME.action_kinds[kind]), (kind, row)
+                filled.setdefault(kind, set()).update(c for c, v in row.items() if v != -1)
+                if "place" in GAME.action_kinds[kind] and kind not in ("alpha", "move"):
+                    assert row["place"] == o.a
+                if kind == "move":
+                    assert row["from_place"] == o.a and (row["place"] == o.b or row["rank"] == -1 - o.b)
+                if kind in ("bribe", "counter", "accept", "refuse") and o.c < MARRY:
+                    assert row["energy"] + row["ivory"] + row["iron"] == o.c % 10
+            GAME.apply(state, choices)
+    never = {(k, c) for k, cols in GAME.action_kinds.items() for c in cols if c not in filled.get(k, ())}
+    assert not never, sorted(never)
+
+
 def test_record_logs_the_dice_that_apply_rolls():
     """Issue 7: every roll is logged; the record's dice are the dice the decision then rolls."""
     rng = np.random.default_rng(0)
@@ -903,11 +946,12 @@ def test_record_logs_the_dice_that_apply_rolls():
             records = {s: GAME.record(state, s, o) for s, o in choices.items()}
             GAME.apply(state, choices)
             for s, (kind, fields) in records.items():
+                row = named(fields)
                 if kind not in ("roll", "reroll", "keep"):
-                    assert fields[5:11] == (-1,) * 6 or kind == "defend"
+                    assert [row[c] for c in DICE_COLUMNS] == [-1] * 6 or kind == "defend"
                     continue
                 seen += kind == "roll"
-                n, packed, again, killed = fields[5], fields[6], fields[7], fields[9]
+                n, packed, again, killed = row["dice"], row["roll"], row["reroll"], row["killed"]
                 digits = str(packed) if packed >= 0 else ""
                 if kind == "roll":
                     assert len(digits) == n and set(digits) <= set("123456")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,17 @@ from sim.games.greenland import data as data_module
 from sim.games.greenland import rules
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.rules import DICE_KINDS, pack, population, preview
-from sim.games.greenland.state import ALPHA_DEAD, MONO, PHASES, STATS, GreenlandState, Option
+from sim.games.greenland.state import (
+    ALPHA_DEAD,
+    CARD,
+    KINDS,
+    MARRY,
+    MONO,
+    PHASES,
+    STATS,
+    GreenlandState,
+    Option,
+)
 from sim.games.greenland.view import GreenlandView, view_of
 
 RULE_SWITCHES = (
@@ -74,20 +86,154 @@ RULE_SWITCHES = (
     ),
 )
 
+#: the turns table's action columns (``action_docs`` says what each holds); -1 where a kind leaves one out
 ACTION_FIELDS = (
     "generation",
     "phase",
-    "a",
-    "b",
-    "c",
+    "event",
+    "place",
+    "from_place",
+    "rank",
+    "target_rank",
+    "tcard",
+    "action",
+    "alpha",
+    "iron_rule",
+    "face",
+    "target_seat",
+    "attacker_seat",
+    "energy",
+    "ivory",
+    "iron",
     "dice",
     "roll",
     "reroll",
     "hits",
     "killed",
     "success",
-    "event",
 )
+ACTION_DOCS = {
+    "generation": "the generation (turn) 1-10 (line 20)",
+    "phase": "the phase, an index into state.PHASES (event, bid, assign, sunstone, negotiate, hunt, "
+    "domestic, elder, over, setup)",
+    "event": "the event card of this generation, an index into events.toml's cards (-1 before the first)",
+    "place": "a place tribesmen stand on: a biome card (an index into biomes.toml's cards; a New World card "
+    "makes a colonist), or 1000 + a tableau card (a Daughter or Livestock card as the Guards' and Raiders' "
+    "place, lines 52-53); hunt, guard, raid, alpha, move: where the tribesman goes; the other kinds: the "
+    "card the decision is about",
+    "from_place": "move (Sun Stone, line 54): the place the tribesman leaves, as place",
+    "rank": "an elder rank 0-5 (Chief, Shaman, Crafter, War Chief, Tracker, Mariner): promote, alpha, move: "
+    "the rank promoted to (line 51); breed: the rank of the elder spent (-1: energy paid); elder: the "
+    "acting elder's rank",
+    "target_rank": "elder (Burn a Witch): the rank of the elder burnt",
+    "tcard": "a tableau card, an index into the game's tableau cards (animals, daughters, inventions, "
+    "imports, in load order): animal: the farm animal chosen (line 13); breed: the card that raises "
+    "babies; table: the hand card tabled; elder (domesticate): the animal; bribe, counter, accept, refuse: "
+    "the card traded, or the daughter offered in marriage (a daughter card is always a marriage, line 59)",
+    "action": "elder: the action's index among its rank's actions in elders.toml",
+    "alpha": "1 the Alpha (line 55): move: the Alpha is moved; roll: it takes its automatic hit instead of "
+    "rolling; casualty: it is among the dead; 0 otherwise",
+    "iron_rule": "roll, defend: 1 = iron spent to cancel all casualties of the roll (line 64), 0 not",
+    "face": "reroll: the face 1-6 of the die rolled again (line 71)",
+    "target_seat": "attack: the seat attacked; bribe: the seat asked to leave (line 59)",
+    "attacker_seat": "defend: the attacking seat",
+    "energy": "bribe, counter, accept, refuse: energy discs offered or asked for (0 when the offer is a "
+    "card)",
+    "ivory": "bid: the ivory bid for the trade ship's import (ruling G3); bribe, counter, accept, refuse: "
+    "ivory discs offered or asked for",
+    "iron": "bribe, counter, accept, refuse: iron discs offered or asked for",
+    "dice": "roll, reroll, defend: how many dice this decision rolls",
+    "roll": "roll, defend: the first roll as decimal digits, first die first",
+    "reroll": "reroll: the new face of the die rolled again",
+    "hits": "on the decision that makes the dice final (a roll without re-rolls, the last reroll, keep, "
+    "defend): the hits (-1 while re-rolls are to come)",
+    "killed": "as hits: the tribesmen the roll kills",
+    "success": "as hits: 1 the hunt, raid or attack succeeded, 0 not",
+}
+
+
+def _offer(code: int) -> tuple[int, int, int, int]:
+    """A bribe's offer (``Option.c``) as (energy, ivory, iron, tcard) (line 59)."""
+    if code >= CARD:
+        return 0, 0, 0, code - CARD
+    if code >= MARRY:
+        return 0, 0, 0, code - MARRY
+    discs = [0, 0, 0]
+    discs[code // 10] = code % 10
+    return discs[0], discs[1], discs[2], -1
+
+
+def _elder(state: GreenlandState, o: Option) -> tuple[int, ...]:
+    name = state.data.ranks[o.a].actions[o.b].name  # type: ignore[attr-defined]
+    if name == "domesticate":
+        return o.a, o.b, o.c, -1
+    return o.a, o.b, -1, o.c if name == "burn_witch" else -1
+
+
+def _a(state: GreenlandState, o: Option) -> tuple[int, ...]:
+    return (o.a,)
+
+
+#: per kind: (its own columns, how its option fills them, in that order); with the columns every kind fills
+#: (``_COMMON``) and, for the decisions that roll or settle dice, those of ``_DICE`` it fills (``_DICE_OF``)
+_OWN: dict[str, tuple[tuple[str, ...], Callable[[GreenlandState, Option], tuple[int, ...]]]] = {
+    "animal": (("tcard",), _a),
+    "bid": (("ivory",), _a),
+    **{k: (("place",), _a) for k in ("hunt", "guard", "raid", "stay", "withdraw", "pick", "pacify", "keep")},
+    "alpha": (("place", "rank"), lambda s, o: (o.a, -1) if o.a >= 0 else (-1, -1 - o.a)),
+    "promote": (("rank",), _a),
+    "done": ((), lambda s, o: ()),
+    "convert": ((), lambda s, o: ()),
+    "move": (
+        ("from_place", "place", "rank", "alpha"),
+        lambda s, o: (o.a, o.b, -1, int(o.c == 1)) if o.b >= 0 else (o.a, -1, -1 - o.b, int(o.c == 1)),
+    ),
+    "attack": (("place", "target_seat"), lambda s, o: (o.a, o.b)),
+    "defend": (("place", "iron_rule", "attacker_seat"), lambda s, o: (o.a, o.b, o.c)),
+    "roll": (("place", "alpha", "iron_rule"), lambda s, o: (o.a, o.b & 1, o.b >> 1)),
+    "reroll": (("place", "face"), lambda s, o: (o.a, o.b)),
+    "casualty": (("place", "alpha"), lambda s, o: (o.a, o.b)),
+    "bribe": (
+        ("place", "target_seat", "energy", "ivory", "iron", "tcard"),
+        lambda s, o: (o.a, o.b, *_offer(o.c)),
+    ),
+    **{
+        k: (("place", "energy", "ivory", "iron", "tcard"), lambda s, o: (o.a, *_offer(o.c)))
+        for k in ("counter", "accept", "refuse")
+    },
+    "breed": (("tcard", "rank"), lambda s, o: (o.a, o.c)),
+    "elder": (("rank", "action", "tcard", "target_rank"), _elder),
+    "table": (("tcard",), _a),
+}
+_COMMON = ("generation", "phase", "event")
+_DICE = ("dice", "roll", "reroll", "hits", "killed", "success")
+_DICE_OF = {
+    "roll": ("dice", "roll", "hits", "killed", "success"),
+    "reroll": ("dice", "reroll", "hits", "killed", "success"),
+    "keep": ("dice", "hits", "killed", "success"),  # the tally of the dice as they lie (dice = 0)
+    "defend": ("dice", "roll", "hits", "killed", "success"),
+}
+
+
+def _kind_columns(kind: str) -> tuple[str, ...]:
+    """The columns ``kind`` fills, in ACTION_FIELDS order (the set-up's ``animal`` comes before any event)."""
+    used = {*_COMMON, *_OWN[kind][0], *_DICE_OF.get(kind, ())} - ({"event"} if kind == "animal" else set())
+    return tuple(f for f in ACTION_FIELDS if f in used)
+
+
+#: per kind (in the order of state.KINDS), the action columns it fills (every other column is -1 in its rows)
+ACTION_KINDS = {kind: _kind_columns(kind) for kind in KINDS}
+
+
+def _layout(kind: str) -> tuple[Callable[[GreenlandState, Option], tuple[int, ...]], Callable[..., tuple]]:
+    """(the kind's option decoder, the getter laying out (-1, generation, phase, event, *own, *dice) as a
+    row of ACTION_FIELDS): worked out once per kind, so ``record`` builds no dict."""
+    source = ("-", *_COMMON, *_OWN[kind][0], *(_DICE if kind in DICE_KINDS else ()))
+    used = ACTION_KINDS[kind]
+    return _OWN[kind][1], itemgetter(*(source.index(f) if f in used else 0 for f in ACTION_FIELDS))
+
+
+_LAYOUTS = {kind: _layout(kind) for kind in KINDS}
 
 
 @lru_cache(maxsize=8)
@@ -101,6 +247,8 @@ class Greenland:
     max_players = 4
     rule_switches = RULE_SWITCHES
     action_fields = ACTION_FIELDS
+    action_kinds = ACTION_KINDS
+    action_docs = ACTION_DOCS
     part_fields = (
         "tribe",
         "survived",
@@ -148,25 +296,26 @@ class Greenland:
         rules.apply(state, state.data, choices)  # type: ignore[attr-defined]
 
     def record(self, state: GreenlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        """Kind and fields; a hunt or attack decision logs its dice (read ahead, ``rules.peek_dice``):
-        dice = how many this decision rolls, roll = a first roll as decimal digits (first die first),
-        reroll = a re-roll's result, and on the decision that makes the dice final (the roll without
-        re-rolls, the last re-roll, keep, defend) hits, killed, success (1/0); -1 where not applicable."""
+        """Kind and ACTION_FIELDS (``action_kinds`` says which a kind fills, -1 elsewhere; ``action_docs``
+        what each holds); a hunt or attack decision logs its dice (read ahead, ``rules.peek_dice``): dice =
+        how many this decision rolls, roll = a first roll as decimal digits (first die first), reroll = a
+        re-roll's result, and on the decision that makes the dice final (the roll without re-rolls, the last
+        re-roll, keep, defend) hits, killed, success (1/0)."""
         o = option if type(option) is Option else Option(*option)
-        head = (state.generation, state.phase, int(o.a), int(o.b), int(o.c))
-        if o.kind not in DICE_KINDS:
-            return o.kind, (*head, -1, -1, -1, -1, -1, -1, state.event)
-        roll = preview(state, state.data, seat, o)  # type: ignore[attr-defined]
-        assert roll is not None
-        dice = (
-            len(roll.dice) + len(roll.rerolled),
-            pack(roll.dice),
-            pack(roll.rerolled),
-            roll.hits,
-            roll.killed,
-            int(roll.success),
-        )
-        return o.kind, (*head, *dice, state.event)
+        decode, row = _LAYOUTS[o.kind]
+        values = (-1, state.generation, state.phase, state.event, *decode(state, o))
+        if o.kind in DICE_KINDS:
+            roll = preview(state, state.data, seat, o)  # type: ignore[attr-defined]
+            assert roll is not None
+            values += (
+                len(roll.dice) + len(roll.rerolled),
+                pack(roll.dice),
+                pack(roll.rerolled),
+                roll.hits,
+                roll.killed,
+                int(roll.success),
+            )
+        return o.kind, row(values)
 
     def scores(self, state: GreenlandState) -> list[float]:
         return rules.current_scores(state, state.data)  # type: ignore[attr-defined]

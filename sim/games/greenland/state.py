@@ -94,7 +94,10 @@ class Option(NamedTuple):
 
 
 KINDS = (
+    "animal",
     "hunt",
+    "guard",
+    "raid",
     "alpha",
     "promote",
     "done",
