@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import signal
 import socket
+import threading
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from joblib import Parallel, effective_n_jobs
+from joblib import Parallel, cpu_count, effective_n_jobs
 
 from sim.errors import SkaldError
 
@@ -40,6 +43,10 @@ RAY_EXTRA = "pip install 'skald[ray]' (or: pip install 'ray[client]')"
 CONNECT_TIMEOUT = "10s"
 RAY_CONNECT_TIMEOUT = 10.0  # seconds to open a TCP connection to a Ray address before ray.init
 ADDRESS_EXAMPLE = {"dask": "tcp://host:8786", "ray": "ray://host:10001 or auto"}
+#: seconds between a loky worker's checks that the process that started it is still alive
+ORPHAN_POLL = 0.1
+#: exit code of a worker that found its parent gone
+ORPHANED_EXIT = 1
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
@@ -61,6 +68,17 @@ def check_backend(backend: str, scheduler: str | None) -> None:
             import ray  # noqa: F401
         except ImportError:
             raise SkaldError(f"--backend ray needs Ray: {RAY_EXTRA}") from None
+
+
+def check_jobs(jobs: int, option: str = "--jobs") -> str | None:
+    """Refuse a worker count other than -1 (all cores) or 1 or more; return a note when it is more than
+    the cores here (allowed: the workers then share them), else None."""
+    if jobs != -1 and jobs < 1:
+        raise SkaldError(f"{option} must be -1 (all cores) or a number of workers from 1 up, not {jobs}")
+    cores = cpu_count()
+    if jobs > cores:
+        return f"{option} {jobs} is more than the {cores} cores here: the workers will share them"
+    return None
 
 
 @dataclass
@@ -85,6 +103,7 @@ def _in_process(tasks: Iterable[Any]) -> Iterator[Any]:
 def pool(backend: str, jobs: int, tasks: int, scheduler: str | None = None) -> Iterator[Pool]:
     """Start ``backend`` for ``tasks`` tasks (``joblib.delayed`` calls) and stop it afterwards."""
     check_backend(backend, scheduler)
+    check_jobs(jobs)
     if backend == "loky":
         workers = max(1, min(effective_n_jobs(jobs), tasks))
         if workers == 1:
@@ -110,20 +129,58 @@ def pool(backend: str, jobs: int, tasks: int, scheduler: str | None = None) -> I
 
 
 def loky_parallel(n_jobs: int, **kwargs: Any) -> Parallel:
-    """A loky ``Parallel`` whose worker processes ignore SIGINT.
+    """A loky ``Parallel`` whose worker processes ignore SIGINT and stop when this process dies.
 
     Ctrl-C in a terminal reaches the whole process group; this process alone then stops, shuts
     its workers down and prints one line (a worker caught between tasks would print a traceback).
+    A worker whose parent is killed outright (SIGKILL, the OOM killer) exits within
+    ``ORPHAN_POLL`` seconds (``worker_setup``) instead of playing and writing the chunks still
+    queued for it, and idling for loky's five minutes after.
     """
     from joblib import parallel_config
 
-    with parallel_config(backend="loky", initializer=ignore_sigint):
+    with parallel_config(backend="loky", initializer=worker_setup, initargs=(os.getpid(),)):
         return Parallel(n_jobs=n_jobs, **kwargs)
 
 
 def ignore_sigint() -> None:
     """Worker initializer: leave Ctrl-C to the coordinating process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def worker_setup(parent: int) -> None:
+    """Loky worker initializer: ignore Ctrl-C and exit as soon as the process ``parent`` is gone.
+
+    A daemon thread compares the worker's parent pid with ``parent`` every ``ORPHAN_POLL``
+    seconds: a dead parent's children are handed to init (or a subreaper), which changes it.
+    Portable, unlike ``prctl(PR_SET_PDEATHSIG)``, which fires when the *thread* that started
+    the worker ends: loky starts workers from whichever thread submits (or from its manager
+    thread), so a run made from a thread that then ended would lose its pool.
+    """
+    ignore_sigint()
+    exit_if_orphaned(parent)
+    threading.Thread(target=_watch_parent, args=(parent,), name="skald-orphan-watch", daemon=True).start()
+
+
+def ray_worker_setup() -> None:
+    """Ray worker setup hook: ``worker_setup`` for the worker's parent, its node's raylet.
+
+    A local Ray's raylet dies with this process (Ray ties it to its driver); its workers noticed
+    only a second or two later, time enough to finish and write the chunk in hand.
+    """
+    worker_setup(os.getppid())
+
+
+def exit_if_orphaned(parent: int) -> None:
+    """End this worker process at once (no cleanup, exit code 1) when ``parent`` is no longer its parent."""
+    if os.getppid() != parent:
+        os._exit(ORPHANED_EXIT)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(ORPHAN_POLL)
+        exit_if_orphaned(parent)
 
 
 def _dask_client(stack: ExitStack, jobs: int, scheduler: str | None) -> tuple[Any, str]:
@@ -165,7 +222,7 @@ def _ray_session(jobs: int, scheduler: str | None) -> Iterator[tuple[int, str]]:
     options: dict[str, Any] = {
         "logging_level": logging.ERROR,
         "log_to_driver": False,
-        "runtime_env": {"worker_process_setup_hook": ignore_sigint},
+        "runtime_env": {"worker_process_setup_hook": ray_worker_setup},
     }
     if ray.is_initialized():
         owned, described = False, "existing"
