@@ -17,8 +17,10 @@ rule values) is escaped.
 from __future__ import annotations
 
 import html
+import os
 import platform
 import re
+import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import metadata
@@ -174,31 +176,62 @@ def render(runs: Runs, sections: list[Section], title: str, study: dict[str, Any
     )
 
 
+def check_output(out: str | Path) -> Path:
+    """``out`` as a file the report can be written to, checked before any work: a one-line
+    ``SkaldError`` for a name not ending in .html, a folder, or a place that cannot be written (a
+    missing folder that cannot be made, no permission, a read-only filesystem).  Makes nothing."""
+    out = Path(out)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise SkaldError(f"report file {str(out)!r} should end in .html")
+    if out.is_dir():
+        raise SkaldError(f"report file {str(out)!r} is a folder (give a file name ending in .html)")
+    nearest = next(p for p in out.absolute().parents if p.exists())  # the folder to write, or to make it in
+    try:
+        if not nearest.is_dir():
+            raise NotADirectoryError(20, f"{str(nearest)!r} is not a folder")
+        with tempfile.NamedTemporaryFile(dir=nearest, prefix=f".{out.name}.", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        raise SkaldError(f"cannot write the report to {str(out)!r}: {exc.strerror or exc}") from None
+    return out
+
+
 def write_report(
     paths: str | Path | Sequence[str | Path],
     out: str | Path,
     title: str | None = None,
     study: dict[str, Any] | None = None,
 ) -> Path:
-    """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it."""
+    """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it.
+
+    ``out`` is checked first (``check_output``); every file is written under a temporary name and
+    renamed into place, so a report stopped halfway leaves the previous one whole.
+    """
+    out = check_output(out)
     runs = open_runs(paths)
-    out = Path(out)
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise SkaldError(f"report file {str(out)!r} should end in .html")
-    out.parent.mkdir(parents=True, exist_ok=True)
     sections = build_sections(runs)
+    out.parent.mkdir(parents=True, exist_ok=True)
     number = 0
     for section in sections:
         for chart in section.charts:
             number += 1
             chart.file = f"{out.stem}-{number:02d}-{_slug(chart.name)}.png"
-            (out.parent / chart.file).write_bytes(chart.png)
+            _write_atomic(out.parent / chart.file, chart.png)
     games = ", ".join(runs.games_played)
     text = render(runs, sections, title or f"Skald balance report: {games}", study)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
+    _write_atomic(out, text.encode("utf-8"))
     return out
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary name beside ``path``, then rename it to ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def escape(text: str) -> str:

@@ -249,8 +249,12 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
     if seats not in seating.MODES:
         raise _fail(source, f"study.seats {seats!r} is not a seat mode (allowed: {', '.join(seating.MODES)})")
     jobs = _int(head.get("jobs", -1), "study.jobs", source)
-    if jobs == 0:
-        raise _fail(source, "study.jobs must not be 0 (use N >= 1, or -1 for all cores)")
+    from sim.backends import check_jobs
+
+    try:
+        check_jobs(jobs, "study.jobs")
+    except SkaldError as exc:
+        raise _fail(source, str(exc)) from None
     study = Study(
         name=name,
         title=_str(head.get("title", name), "study.title", source),
@@ -369,6 +373,58 @@ class StudyResult:
     skipped: list[str] = field(default_factory=list)
 
 
+class StudyInterrupted(KeyboardInterrupt):
+    """A study stopped by Ctrl-C (or SIGTERM); its finished runs are kept for ``resume=True``."""
+
+
+#: the study folder's log: a first line saying whether the attempt replays an earlier study
+#: (``{"study": NAME, "overwrite": true}``), then one line per run it finished (``{"run": NAME}``)
+PROGRESS_FILE = "progress.jsonl"
+
+
+def check_folder(folder: Path, overwrite: bool = False, resume: bool = False) -> None:
+    """Refuse a study folder that is a run folder, not a folder, or (without ``overwrite`` or
+    ``resume``) holds anything already: a study never replays an earlier one without a word."""
+    if overwrite and resume:
+        raise SkaldError(
+            "give --overwrite (play every run again) or --resume (keep the finished runs), not both"
+        )
+    if (folder / "manifest.json").exists():
+        raise SkaldError(
+            f"output folder {str(folder)!r} is a run folder (choose another --out for the study)"
+        )
+    if folder.exists() and not folder.is_dir():
+        raise SkaldError(f"output {str(folder)!r} exists and is not a folder (choose another --out)")
+    if folder.is_dir() and any(folder.iterdir()) and not (overwrite or resume):
+        raise SkaldError(
+            f"study folder {str(folder)!r} exists and is not empty (pass --resume to keep its finished runs"
+            " and play the rest, --overwrite to play every run again, or choose another --out)"
+        )
+
+
+def _progress(folder: Path) -> tuple[bool, set[str]]:
+    """From the folder's log: (whether the attempt replays an earlier study, the runs it finished)."""
+    try:
+        lines = (folder / PROGRESS_FILE).read_text(errors="replace").splitlines()
+    except OSError:
+        return False, set()
+    docs = []
+    for line in lines:
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            continue  # a torn last line
+        if isinstance(doc, dict):
+            docs.append(doc)
+    replaying = bool(docs and docs[0].get("overwrite"))
+    return replaying, {str(doc["run"]) for doc in docs if "run" in doc}
+
+
+def _log(folder: Path, doc: dict[str, Any], start: bool = False) -> None:
+    with open(folder / PROGRESS_FILE, "w" if start else "a", encoding="utf-8") as log:
+        log.write(json.dumps(doc) + "\n")
+
+
 def run_study(
     study: Study,
     *,
@@ -377,53 +433,69 @@ def run_study(
     out: str | Path | None = None,
     progress: bool = True,
     report: bool = True,
+    overwrite: bool = False,
+    resume: bool = False,
     on_run: Callable[[PlannedRun, int, int], None] | None = None,
     on_skip: Callable[[str], None] | None = None,
 ) -> StudyResult:
     """Run every simulation of ``study`` into ``out`` (default ``results/<name>``) and write
-    ``report.html``."""
+    ``report.html``.
+
+    A folder that holds anything already is refused unless ``overwrite`` (every run is played again;
+    each run folder is replaced once its new run is done) or ``resume``: the runs finished before are
+    kept (each checked to be the very run planned), an interrupted run is finished from its chunks
+    (``skald run --resume``) and the rest are played; after an interrupted ``overwrite`` only the runs
+    it had replayed count as finished.  Ctrl-C raises ``StudyInterrupted``; ``on_skip`` also receives
+    the runs' own notes (a run kept, a run resumed).
+    """
+    from sim.backends import check_jobs
+    from sim.resume import partial_path
     from sim.runner import RunConfig, run
 
     reason = study.missing()
     if reason:
         raise SkaldError(reason)
-    if jobs == 0:
-        raise SkaldError("--jobs must not be 0 (use N >= 1 workers, or -1 for all cores)")
+    if jobs is not None:
+        check_jobs(jobs)
     planned, skipped = _runnable(study.plan(games))
     if not planned:
         raise SkaldError(f"study {study.name!r} has no run its games can play: {'; '.join(skipped)}")
+    folder = Path(out) if out is not None else Path("results") / study.name
+    check_folder(folder, overwrite, resume)
     for note in skipped:
         if on_skip is not None:
             on_skip(note)
-    folder = Path(out) if out is not None else Path("results") / study.name
-    if (folder / "manifest.json").exists():
-        raise SkaldError(
-            f"output folder {str(folder)!r} is a run folder (choose another --out for the study)"
-        )
-    if folder.exists() and not folder.is_dir():
-        raise SkaldError(f"output {str(folder)!r} exists and is not a folder (choose another --out)")
     folder.mkdir(parents=True, exist_ok=True)
+    if resume:
+        replaying, finished = _progress(folder)
+    else:
+        replaying, finished = overwrite, set()
+        _log(folder, {"study": study.name, "overwrite": overwrite}, start=True)
     (folder / "study.toml").write_text(study.text, encoding="utf-8")
-    paths = []
-    for i, planned_run in enumerate(planned):
-        if on_run is not None:
-            on_run(planned_run, i, len(planned))
-        target = folder / planned_run.name
-        key = _run_key(planned_run)
-        source = _FINISHED.get(key) if key else None
-        if (
-            source is not None
-            and (source / "manifest.json").is_file()
-            and source.resolve() != target.resolve()
-        ):
-            _copy_run(source, target)
-            if on_skip is not None:
-                on_skip(f"run {planned_run.name} is the same run as {source}: copied, not played again")
-            _FINISHED[key] = target  # type: ignore[index]
-            paths.append(target)
-            continue
-        run(
-            RunConfig(
+    paths: list[Path] = []
+    index = 0
+    try:
+        for index, planned_run in enumerate(planned):
+            if on_run is not None:
+                on_run(planned_run, index, len(planned))
+            target = folder / planned_run.name
+            key = _run_key(planned_run)
+            source = _FINISHED.get(key) if key else None
+            earlier = target.exists() or partial_path(target).exists()
+            if resume and earlier:
+                if replaying and planned_run.name not in finished and (target / "manifest.json").is_file():
+                    shutil.rmtree(target)  # the earlier study's run, which the interrupted attempt replays
+            elif (
+                source is not None
+                and (source / "manifest.json").is_file()
+                and source.resolve() != target.resolve()
+            ):
+                _copy_run(source, target)
+                if on_skip is not None:
+                    on_skip(f"run {planned_run.name} is the same run as {source}: copied, not played again")
+                _finished(folder, planned_run, key, target, paths)
+                continue
+            config = RunConfig(
                 game=planned_run.game,
                 players=planned_run.players,
                 games=planned_run.games,
@@ -435,24 +507,43 @@ def run_study(
                 rules=planned_run.rules,
                 data=planned_run.data,
                 max_decisions=planned_run.max_decisions,
-                overwrite=True,
+                overwrite=overwrite,
                 progress=progress,
+                resume=resume and earlier,
             )
-        )
-        if key:
-            _FINISHED[key] = target
-        paths.append(target)
-    written = None
-    if report:
-        from analysis.report import write_report
+            try:
+                run(config, on_note=on_skip)
+            except SkaldError as exc:
+                raise type(exc)(f"study {study.name!r}, run {planned_run.name}: {exc}") from exc
+            _finished(folder, planned_run, key, target, paths)
+        written = None
+        if report:
+            from analysis.report import write_report
 
-        written = write_report(
-            paths,
-            folder / "report.html",
-            title=study.title,
-            study={"name": study.name, "title": study.title, "description": study.description},
-        )
+            written = write_report(
+                paths,
+                folder / "report.html",
+                title=study.title,
+                study={"name": study.name, "title": study.title, "description": study.description},
+            )
+    except KeyboardInterrupt:
+        if len(paths) < len(planned):
+            where = f"in run {index + 1} of {len(planned)} ({planned[index].name})"
+        else:
+            where = "while writing its report"
+        raise StudyInterrupted(
+            f"study {study.name!r} interrupted {where}; its {len(paths)} finished runs are kept"
+            f" in {str(folder)!r}"
+        ) from None
     return StudyResult(study, folder, paths, written, skipped)
+
+
+def _finished(folder: Path, planned: PlannedRun, key: str | None, target: Path, paths: list[Path]) -> None:
+    """Log a run the study has finished (played, resumed, kept or copied)."""
+    _log(folder, {"run": planned.name})
+    if key:
+        _FINISHED[key] = target
+    paths.append(target)
 
 
 def _runnable(planned: list[PlannedRun]) -> tuple[list[PlannedRun], list[str]]:

@@ -43,8 +43,33 @@ out = Console()
 err = Console(stderr=True)
 
 
+def _version(value: bool) -> None:
+    if value:
+        import sim
+
+        print(f"skald {sim.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print skald's version and exit."),
+    ] = False,
+) -> None:
+    """Simulate board games between scripted strategies and write per-turn records to Parquet."""
+
+
 class Resumable(Exception):
-    """A run interrupted by Ctrl-C or SIGTERM (exit 130); its message says what was kept."""
+    """A run or study interrupted by Ctrl-C or SIGTERM (exit 130); its message says what was kept.
+
+    ``drop``: options of the interrupted command line that its ``--resume`` command leaves out.
+    """
+
+    def __init__(self, message: str, drop: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.drop = drop
 
 
 class GameCommand(TyperCommand):
@@ -87,7 +112,9 @@ def run_command(
     seats: Annotated[
         str, typer.Option("--seats", help=f"Seat assignment: {' | '.join(seating.MODES)}.")
     ] = seating.DEFAULT_MODE,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes; -1 = all cores.")] = -1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes: 1 or more, or -1 = all cores.")
+    ] = -1,
     seed: Annotated[int, typer.Option("--seed", help="Root seed; each game's seed derives from it.")] = 42,
     out_dir: Annotated[
         Path | None,
@@ -145,20 +172,16 @@ def run_command(
 ) -> None:
     """Play GAMES games and write games/, seats/, turns/ Parquet parts and manifest.json."""
     from sim import rules as rulebook
+    from sim.backends import check_jobs
     from sim.report import print_summary
-    from sim.runner import RunConfig, run
+    from sim.runner import RunConfig, check_out, prepare, run
+    from strategies.registry import parse_specs
 
     spec = get_game(game)
     n = players if players is not None else _default_players(spec)
     texts = strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n]
-    if games >= 1 and seats in seating.MODES and spec.min_players <= n <= spec.max_players:
-        full = texts * n if len(texts) == 1 else texts
-        rounded = seating.round_games(seats, n, games, full) if len(full) == n else games
-        if rounded != games and not quiet:
-            size = seating.block_size(seats, n, full)
-            err.print(
-                f"note: --games {games} rounded up to {rounded} (whole blocks of {size} for --seats {seats})"
-            )
+    parse_specs(texts, spec.name)  # an empty entry or unknown name before the count of entries
+    jobs_note = check_jobs(jobs)
     config = RunConfig(
         game=game,
         players=n,
@@ -180,6 +203,14 @@ def run_command(
         scheduler=scheduler,
         gather=gather,
     )
+    prepared = prepare(config)  # every check of the options, so that no note comes before an error
+    if not resume:
+        check_out(prepared.out, overwrite)
+    if prepared.games != games:  # said even with --quiet: the run plays more games than asked
+        size = seating.block_size(seats, n, [s.text for s in prepared.plan.specs])
+        _note(f"--games {games} rounded up to {prepared.games} (whole blocks of {size} for --seats {seats})")
+    if jobs_note is not None and scheduler is None:
+        _note(jobs_note)
     from sim.resume import RunInterrupted
 
     try:
@@ -208,7 +239,9 @@ def bench_command(
     seed: Annotated[int, typer.Option("--seed", help="Root seed.")] = 42,
     jobs: Annotated[
         str | None,
-        typer.Option("--jobs", "-j", help="Worker counts, comma-separated (default: 1, 2 and all cores)."),
+        typer.Option(
+            "--jobs", "-j", help="Worker counts, comma-separated; -1 = all cores (default: 1, 2, all cores)."
+        ),
     ] = None,
     strategies: Annotated[
         str | None,
@@ -219,14 +252,23 @@ def bench_command(
     ] = True,
 ) -> None:
     """Games/s per strategy and worker count, parallel efficiency, and what recording costs."""
+    from joblib import cpu_count
+
+    from sim.backends import check_jobs
     from sim.bench import JOBS, STRATEGIES, bench
+    from sim.runner import check_players
+    from strategies.registry import split_specs
 
     spec = get_game(game)
     n = players if players is not None else _default_players(spec)
-    counts = JOBS if jobs is None else tuple(_int_list(jobs, "--jobs"))
-    names = STRATEGIES if strategies is None else tuple(x.strip() for x in strategies.split(",") if x.strip())
-    if not names:
-        raise SkaldError("--strategies needs at least one strategy")
+    check_players(spec, n)
+    given = JOBS if jobs is None else tuple(_int_list(jobs, "--jobs"))
+    notes = [check_jobs(count) for count in given]
+    counts = tuple(cpu_count() if count == -1 else count for count in given)
+    names = STRATEGIES if strategies is None else tuple(split_specs(strategies))
+    for note in dict.fromkeys(notes):
+        if note is not None:
+            _note(note)
     speed = Table(title=f"{game} throughput, {n} players, no records")
     for name in ("strategy", "jobs", "games", "decisions", "seconds", "games/s", "decisions/s", "speedup",
                  "efficiency"):
@@ -335,6 +377,130 @@ def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> No
     out.print(table)
 
 
+#: what every fixed column of the three tables holds (the game's action and score-part columns aside)
+COLUMN_DOCS: dict[str, dict[str, str]] = {
+    "games": {
+        "run": "the run: a hash of its configuration and seed (copies of one run share it)",
+        "game": "the game's name",
+        "game_id": "the game's index in the run (0, 1, ...), unique within the run",
+        "base_game": "the index its game seed derives from (shared by the seatings of one deal)",
+        "game_seed": "the game's seed: `skald replay` plays the game again from it",
+        "rules_hash": "sha1 of the game's name, every rule value and the data file's hash",
+        "players": "players in the game",
+        "decisions": "decisions made (an errored game: those before the failing one)",
+        "truncated": "the game did not reach its end (the decision cap, or an error)",
+        "winner": "the sole winner's seat; null on a tie and in a truncated game",
+        "winners": "the seats sharing the win; empty in a truncated game",
+        "winner_strategy": "the sole winner's strategy spec; else null",
+        "errored": "a strategy raised or chose illegally (--on-error continue)",
+        "error": "the error message (strategy, seat, game seed, turn); null if none",
+        "error_seat": "the seat whose strategy failed; null if none",
+        "error_turn": "the decision (turn) that failed; null if none",
+        "error_strategy": "the failing strategy's spec; null if none",
+    },
+    "seats": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "seat": "the seat (0 = first player)",
+        "strategy": "the strategy spec playing the seat",
+        "strategy_index": "the strategy's position in --strategies",
+        "score": "the seat's final score",
+        "rank": "1 = best; tied seats share a rank",
+        "won": "the seat has a share of the win",
+        "win_share": "1/k for each of k tied winners; 0 otherwise and in truncated games",
+    },
+    "turns": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "turn": "the decision's index within its game (0, 1, ...)",
+        "seat": "the seat that decided",
+        "kind": "the action kind: which action columns the row fills (the others are -1)",
+        "score": "the deciding seat's score after the decision",
+        "scores": "every seat's score after the decision, by seat",
+    },
+}
+
+
+@app.command("records", cls=GameCommand)
+def records_command(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables (for the docs).")
+    ] = False,
+) -> None:
+    """The columns of GAME's records: each action kind with the action columns it fills, and what every
+    column of the games, seats and turns tables holds."""
+    spec = get_game(game)
+    for title, header, rows in _record_tables(spec):
+        if markdown:
+            print(f"### {title}\n")
+            print("| " + " | ".join(header) + " |")
+            print("|" + "---|" * len(header))
+            for row in rows:
+                print("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+            print()
+            continue
+        table = Table(title=title)
+        for name in header:
+            table.add_column(name)
+        for row in rows:
+            table.add_row(*row)
+        out.print(table, markup=False, highlight=False)
+
+
+def _type_name(kind: Any) -> str:
+    """An Arrow type as the README writes it: float64 (not double), list of int64."""
+    if hasattr(kind, "value_type"):
+        return f"list of {_type_name(kind.value_type)}"
+    return "float64" if str(kind) == "double" else str(kind)
+
+
+def _record_tables(spec: Any) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, header, rows) of each table ``skald records`` prints for the game ``spec``: its action
+    kinds, its action columns, then every column of the three tables.  A game that does not declare
+    ``action_kinds`` or ``action_docs`` yet is said to, in the rows they would fill."""
+    from sim.tables import games_schema, seats_schema, turns_schema
+
+    name, fields = spec.name, list(spec.action_fields)
+    kinds: dict[str, tuple[str, ...]] | None = getattr(spec, "action_kinds", None)
+    docs: dict[str, str] | None = getattr(spec, "action_docs", None)
+    if kinds is None:
+        kind_rows = [["-", f"{name} does not declare its action kinds (action_kinds)"]]
+    else:
+        kind_rows = [[kind, ", ".join(columns) or "-"] for kind, columns in kinds.items()]
+    column_rows = []
+    for field in fields:
+        if docs is None:
+            meaning = f"{name} does not declare its action columns' meanings (action_docs)"
+        else:
+            meaning = docs.get(field, "(no line in action_docs)")
+        users = "?" if kinds is None else ", ".join(k for k, cols in kinds.items() if field in cols) or "-"
+        column_rows.append([field, meaning, users])
+    every = []
+    for table, schema in (
+        ("games", games_schema()),
+        ("seats", seats_schema(spec.part_fields)),
+        ("turns", turns_schema(fields)),
+    ):
+        for column in schema:
+            if table == "turns" and column.name in fields:
+                meaning = "an action column (above)"
+            elif table == "seats" and column.name in spec.part_fields:
+                meaning = f"a {name} score part or play statistic"
+            else:
+                meaning = COLUMN_DOCS[table][column.name]
+            every.append([table, column.name, _type_name(column.type), meaning])
+    return [
+        (f"{name} turns: action kinds (a column a kind does not fill is -1 in its rows)",
+         ["kind", "action columns it fills"], kind_rows),
+        (f"{name} turns: action columns (int64)", ["column", "meaning", "filled by"], column_rows),
+        (f"{name} records: the columns of the games, seats and turns tables",
+         ["table", "column", "type", "meaning"], every),
+    ]
+
+
 @app.command("study")
 def study_command(
     name: Annotated[
@@ -360,9 +526,19 @@ def study_command(
         typer.Option("--out", "-o", help="Output folder (default: results/STUDY; with --all: results)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Play every run again into a folder that holds a study.")
+    ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Keep the finished runs in the folder, finish an interrupted one, play the rest."
+        ),
+    ] = False,
 ) -> None:
     """Run a study's simulations into results/STUDY/ and write its report.html."""
     from analysis import study as studies
+    from sim.backends import check_jobs
 
     if list_:
         _list_studies(studies)
@@ -370,20 +546,24 @@ def study_command(
     chosen = [bool(name), file is not None, all_]
     if sum(chosen) != 1:
         raise SkaldError("give one study: a NAME (see `skald study --list`), --file my.toml, or --all")
-    if all_:
-        _run_all_studies(studies, games, jobs, out_dir, quiet)
-        return
-    spec = studies.load_file(file) if file is not None else studies.get(str(name))
-    _check_study(spec, games)
-    result = studies.run_study(
-        spec,
-        games=games,
-        jobs=jobs,
-        out=out_dir,
-        progress=not quiet,
-        on_run=None if quiet else _announce,
-        on_skip=_note,
-    )
+    jobs_note = check_jobs(jobs) if jobs is not None else None
+    options = {"games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume}
+    try:
+        with _stop_on_sigterm():
+            if all_:
+                _run_all_studies(studies, out_dir, quiet, jobs_note, options)
+                return
+            spec = studies.load_file(file) if file is not None else studies.get(str(name))
+            _check_study(spec, games)
+            folder = out_dir if out_dir is not None else Path("results") / spec.name
+            studies.check_folder(folder, overwrite, resume)
+            if jobs_note is not None:
+                _note(jobs_note)
+            result = studies.run_study(
+                spec, out=folder, on_run=None if quiet else _announce, on_skip=_note, **options
+            )
+    except studies.StudyInterrupted as exc:
+        raise Resumable(str(exc), drop=("--overwrite",)) from None
     print(f"report: {result.report}")
 
 
@@ -473,30 +653,30 @@ def _list_studies(studies: Any) -> None:
 
 
 def _run_all_studies(
-    studies: Any, games: int | None, jobs: int | None, out_dir: Path | None, quiet: bool
+    studies: Any, out_dir: Path | None, quiet: bool, jobs_note: str | None, options: dict[str, Any]
 ) -> None:
     from analysis.report import write_report
 
     root = out_dir if out_dir is not None else Path("results")
-    folders = []
+    ready = {}
     for key, spec in studies.packaged().items():
         reason = spec.missing()
         if reason:
             print(f"skipped: {reason}", file=sys.stderr, flush=True)
             continue
+        studies.check_folder(root / key, options["overwrite"], options["resume"])
+        ready[key] = spec
+    if not ready:
+        raise SkaldError("no study could run (see `skald study --list`)")
+    if jobs_note is not None:
+        _note(jobs_note)
+    folders = []
+    for key, spec in ready.items():
         result = studies.run_study(
-            spec,
-            games=games,
-            jobs=jobs,
-            out=root / key,
-            progress=not quiet,
-            on_run=None if quiet else _announce,
-            on_skip=_note,
+            spec, out=root / key, on_run=None if quiet else _announce, on_skip=_note, **options
         )
         folders.extend(result.runs)
         print(f"report: {result.report}")
-    if not folders:
-        raise SkaldError("no study could run (see `skald study --list`)")
     combined = write_report(folders, root / "report.html", title="Skald balance report: standard studies")
     print(f"report: {combined}")
 
@@ -513,14 +693,14 @@ def report_command(
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
 ) -> None:
     """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
-    from analysis.report import write_report
+    from analysis.report import check_output, write_report
     from analysis.runs import find_runs, read_manifest
     from sim.tables import check_run_parts
 
+    target = check_output(output if output is not None else results[0] / "report.html")
     for folder in find_runs(results):
         tables = read_manifest(folder).get("tables", {})
         check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
-    target = output if output is not None else results[0] / "report.html"
     print(f"report: {write_report(results, target, title=title)}")
 
 
@@ -559,7 +739,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         result = app(args=args, prog_name="skald", standalone_mode=False)
     except Resumable as exc:
-        again = args if "--resume" in args else [*args, "--resume"]
+        kept = [arg for arg in args if arg not in exc.drop]
+        again = kept if "--resume" in kept else [*kept, "--resume"]
         return _fail(f"{exc}; resume with: skald {shlex.join(again)}", 130, exc)
     except SkaldError as exc:
         return _fail(str(exc), getattr(exc, "exit_code", 2), exc)

@@ -1,12 +1,15 @@
 """Strategies by name, with parameters from the command line.
 
 A spec is ``NAME`` or ``NAME:key=value:key=value`` for a built-in strategy, or
-``package.module:Class[:key=value...]`` for a user's own ``Strategy`` subclass.
+``package.module:Class[:key=value...]`` for a user's own ``Strategy`` subclass.  ``--strategies``
+gives them comma-separated (``split_specs``); ``parse_specs`` checks every entry of such a list
+before anything counts them.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,3 +102,34 @@ def parse_spec(text: str, game: str) -> StrategySpec:
     return spec
 
 
+
+
+def split_specs(text: str, option: str = "--strategies") -> list[str]:
+    """The comma-separated specs of ``text`` (an option's value), stripped; an empty entry is an error."""
+    entries = [entry.strip() for entry in text.split(",")]
+    check_entries(entries, option)
+    return entries
+
+
+def check_entries(texts: Sequence[str], option: str = "--strategies") -> None:
+    """Refuse an empty entry (``greedy,,random``), naming its position, instead of dropping it."""
+    for position, text in enumerate(texts, 1):
+        if not text.strip():
+            raise SkaldError(
+                f"{option}: entry {position} of {','.join(texts)!r} is empty"
+                " (give one spec per player, comma-separated, e.g. greedy,random)"
+            )
+
+
+def parse_specs(texts: Sequence[str], game: str, option: str = "--strategies") -> tuple[StrategySpec, ...]:
+    """``parse_spec`` for every entry of a spec list, in order: an empty entry or an unknown strategy is
+    an error naming its position, found before anyone compares the list's length with the players."""
+    check_entries(texts, option)
+    specs = []
+    for position, text in enumerate(texts, 1):
+        try:
+            specs.append(parse_spec(text, game))
+        except SkaldError as exc:
+            where = f"{option}: entry {position}: " if len(texts) > 1 else f"{option}: "
+            raise SkaldError(f"{where}{exc}") from None
+    return tuple(specs)
