@@ -174,15 +174,14 @@ def run_command(
     from sim import rules as rulebook
     from sim.backends import check_jobs
     from sim.report import print_summary
-    from sim.runner import RunConfig, check_out, prepare, run
-    from strategies.registry import parse_specs
+    from sim.runner import Prepared, RunConfig, run
 
     spec = get_game(game)
     n = players if players is not None else _default_players(spec)
     texts = strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n]
-    parse_specs(texts, spec.name)  # an empty entry or unknown name before the count of entries
     jobs_note = check_jobs(jobs)
     config = RunConfig(
+        command=shlex.join(_command_line) if _command_line else None,
         game=game,
         players=n,
         games=games,
@@ -203,19 +202,21 @@ def run_command(
         scheduler=scheduler,
         gather=gather,
     )
-    prepared = prepare(config)  # every check of the options, so that no note comes before an error
-    if not resume:
-        check_out(prepared.out, overwrite)
-    if prepared.games != games:  # said even with --quiet: the run plays more games than asked
-        size = seating.block_size(seats, n, [s.text for s in prepared.plan.specs])
-        _note(f"--games {games} rounded up to {prepared.games} (whole blocks of {size} for --seats {seats})")
-    if jobs_note is not None and scheduler is None:
-        _note(jobs_note)
+
+    def started(prepared: Prepared) -> None:
+        """The notes that must not come before an error: said once every check has passed."""
+        if prepared.games != games:  # said even with --quiet: the run plays more games than asked
+            size = seating.block_size(seats, n, [s.text for s in prepared.plan.specs])
+            blocks = f"whole blocks of {size} for --seats {seats}"
+            _note(f"--games {games} rounded up to {prepared.games} ({blocks})")
+        if jobs_note is not None and scheduler is None:
+            _note(jobs_note)
+
     from sim.resume import RunInterrupted
 
     try:
         with _stop_on_sigterm():
-            summary = run(config, on_note=None if quiet else _note)
+            summary = run(config, on_note=None if quiet else _note, on_start=started)
     except RunInterrupted as exc:  # typer would turn a KeyboardInterrupt into a bare Exit(130)
         raise Resumable(str(exc)) from None
     if not quiet and not summary.already_complete:
@@ -734,8 +735,13 @@ def main(argv: list[str] | None = None) -> None:
     raise SystemExit(_main(argv))
 
 
+#: the command line being run, for the manifests of the runs it starts
+_command_line: list[str] = []
+
+
 def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    _command_line[:] = ["skald", *args]
     try:
         result = app(args=args, prog_name="skald", standalone_mode=False)
     except Resumable as exc:

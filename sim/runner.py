@@ -37,7 +37,7 @@ from sim.game import Game, Result
 from sim.games import GAMES
 from sim.seeding import MAX_SEED, game_seed, state_seed, streams
 from sim.tables import GameRows, PartKey, TurnLog, part_bytes, part_name, write_part, write_part_bytes
-from strategies.registry import StrategySpec, parse_spec
+from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
 
 MAX_CHUNK = 250
 TARGET_CHUNKS = 64
@@ -492,8 +492,10 @@ def check_players(game: Game, players: int) -> None:
 
 
 def expand_strategies(texts: Sequence[str], players: int) -> list[str]:
-    """The spec texts per strategy index; a single spec means every seat plays it."""
-    texts = [t.strip() for t in texts if t.strip()]
+    """The spec texts per strategy index; a single spec means every seat plays it (an empty entry is an
+    error naming its position)."""
+    check_entries(texts)
+    texts = [t.strip() for t in texts]
     if len(texts) == 1:
         texts = texts * players
     if len(texts) != players:
@@ -528,6 +530,7 @@ def make_plan(
         raise SkaldError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
     if max_decisions is not None and max_decisions < 1:
         raise SkaldError(f"--max-decisions must be at least 1, not {max_decisions}")
+    parse_specs(strategies, obj.name)  # an unknown name is named before the count is checked
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
     resolved = rulebook.resolve(obj, rules or {})
@@ -643,12 +646,11 @@ def prepare(config: RunConfig) -> Prepared:
     """Validate ``config`` (a ``SkaldError`` for anything wrong); write nothing."""
     if config.games < 1:
         raise SkaldError(f"--games must be at least 1, not {config.games}")
-    if config.jobs == 0:
-        raise SkaldError("--jobs must not be 0 (use N >= 1 workers, or -1 for all cores)")
+    from sim.backends import check_backend, check_jobs
+
+    check_jobs(config.jobs)
     if config.chunk_size is not None and config.chunk_size < 1:
         raise SkaldError(f"--chunk-size must be at least 1, not {config.chunk_size}")
-    from sim.backends import check_backend
-
     check_backend(config.backend, config.scheduler)
     plan, data_info = make_plan(
         config.game,
@@ -687,6 +689,7 @@ def run(
     config: RunConfig,
     on_chunk: Callable[[ChunkSummary], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    on_start: Callable[[Prepared], None] | None = None,
 ) -> RunSummary:
     """Validate ``config``, play every game in parallel chunks and commit the output folder.
 
@@ -699,7 +702,9 @@ def run(
     * a game error with ``on_error="stop"`` (``PlayError``) or any other ``SkaldError``:
       ``OUT.partial`` is removed, so ``out`` is left as it was.
 
-    ``on_note`` receives one-line notes (resuming, parts played again).
+    ``on_note`` receives one-line notes (resuming, parts played again); ``on_start`` the validated run
+    once every check has passed (options, output folder, an interrupted run's folder and lock), just
+    before the first game, so that what it prints never comes before an error.
     """
     from sim.resume import RunInterrupted, RunStopped, Workspace, partial_path
 
@@ -766,6 +771,8 @@ def run(
 
     todo = [c for c in chunks if c[0] not in kept]
     try:
+        if on_start is not None:
+            on_start(prep)
         summaries = list(kept.values())
         workers = _play_chunks(
             plan, todo, partial, config, prep.games, sum(s.games for s in kept.values()), summaries,

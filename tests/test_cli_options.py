@@ -183,6 +183,16 @@ def test_an_existing_output_folder_is_refused_without_the_notice(
     assert code == 2 and err.count("\n") == 1 and "exists and is not empty" in err
 
 
+def test_a_leftover_partial_folder_is_refused_without_the_notice(
+    registered: str, tmp_path: Path, capsys
+) -> None:
+    """The refusal of an interrupted run's folder comes after the options' checks: alone, too."""
+    (tmp_path / "r.partial").mkdir()
+    args = [arg for arg in run_args(tmp_path / "r", "--games", "5") if arg != "--quiet"]
+    code, _, err = cli(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and "pass --resume to finish it" in err
+
+
 # --------------------------------------------------------------------------- --version
 
 

@@ -205,7 +205,10 @@ def test_failed_run_leaves_no_output(tmp_path: Path) -> None:
         ({"players": 5}, "played by 2 to 4 players, not 5"),
         ({"strategies": ["random", "random"]}, "2 strategies given for 3 players"),
         ({"games": 0}, "--games must be at least 1"),
-        ({"jobs": 0}, "--jobs must not be 0"),
+        ({"jobs": 0}, "--jobs must be -1 \\(all cores\\) or a number of workers from 1 up, not 0"),
+        ({"jobs": -7}, "--jobs must be -1 .* not -7"),
+        ({"strategies": ["random", " ", "random"]}, "--strategies: entry 2 of .* is empty"),
+        ({"strategies": ["random", "nosuch"]}, "--strategies: entry 2: unknown strategy 'nosuch'"),
         ({"seats": "shuffle"}, "unknown seat mode 'shuffle'"),
         (
             {"rules": {"speed": "1"}},
