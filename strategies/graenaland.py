@@ -12,7 +12,9 @@ joint ones, how much they value army) and in what they remember about the others
 * votes: accept when the share is at least what holding out is worth (the seat's vote share of
   the cards, discounted), adjusted by how the proposer treated the seat before;
 * building: the action that advances the goals most (lines 223-231), taking the supply card
-  that enables the best build first; payments: exact resources before gold and supply cards;
+  that enables the best build first; payments: exact resources before gold and supply cards; in a
+  final building phase with a victory point card, the builds, payments and fees of the sequence
+  reaching the most points (``reach.most_points``, the search behind the announcement, line 311);
 * ``focus`` (all archetypes, default 0): a goal planner. The seat estimates what each set of three
   goals would cost it in cards from where it stands (``goal_plan_costs``) and weighs the goals
   outside the cheapest set by ``1 - focus``: ``greedy:focus=0.8`` concentrates on its recipe
@@ -43,6 +45,7 @@ from sim.games.graenaland.options import (
     Propose,
     Vote,
 )
+from sim.games.graenaland.reach import Position, Step, most_points
 from sim.games.graenaland.state import (
     ANCHOR,
     ANNOUNCE,
@@ -88,6 +91,8 @@ class GraenalandBase(Strategy):
         self.treated: dict[int, float] = {}  # seat -> cards given minus fair share (reputation)
         self._plan_key: tuple | None = None  # (round, own goal values) the remembered plan was made for
         self._plan: tuple[int, ...] = ()
+        self._step: Step | None = None  # the planned build being paid in a final building phase
+        self._fee: list[int] = []  # its palisade fee cards still to give
 
     # ------------------------------------------------------------------ dispatch
 
@@ -393,6 +398,11 @@ class GraenalandBase(Strategy):
     # ------------------------------------------------------------------ building
 
     def act(self, view: GraenalandView, options: Sequence[Action]) -> Action:
+        step = self.final_step(view)
+        if step is not None and step.action in options:
+            self._step, self._fee = step, list(step.fee)
+            return step.action
+        self._step, self._fee = None, []
         supply = [o for o in options if o.kind == "supply"]
         if supply:
             return self.pick_supply(view, supply)
@@ -448,8 +458,28 @@ class GraenalandBase(Strategy):
                 best, best_value = option, value
         return best
 
+    def final_step(self, view: GraenalandView) -> Step | None:
+        """In a final building phase with a victory point card, where only points count (lines 315-316),
+        the first build of a sequence reaching the most points the seat can reach from its view
+        (``reach.most_points``: the same search that decides whether it may announce, line 311)."""
+        if not view.final or view.victory_card is None:
+            return None
+        seat = view.seat
+        position = Position(seat=seat, villages=view.villages, buildings=view.buildings, public=view.public,
+                            army=view.army[seat], houses=view.houses[seat], hand=view.hand_counts,
+                            supplies=view.supplies, markets=view.markets, three=view.three,
+                            levels=view.victory_card)
+        steps = most_points(position, view.board, view.data).steps
+        return steps[0] if steps else None
+
     def pay(self, view: GraenalandView, options: Sequence[Pay]) -> Pay:
-        """Exact resources before gold, gold before supply cards; marketplaces are nearly free."""
+        """The planned payment of a final building phase's plan (``final_step``); else exact resources
+        before gold, gold before supply cards, marketplaces nearly free."""
+        step = self._step
+        if step is not None and view.pending[:2] == step.action[:2]:
+            for option in options:
+                if (option.resources, option.supplies) == (step.pay.resources, step.pay.supplies):
+                    return option
         need = self.need(view)
 
         def spent(p: Pay) -> float:
@@ -459,6 +489,8 @@ class GraenalandBase(Strategy):
         return min(options, key=spent)
 
     def fee(self, view: GraenalandView, options: Sequence[Fee]) -> Fee:
+        if self._fee and Fee(self._fee[0]) in options:
+            return Fee(self._fee.pop(0))
         need = self.need(view)
         return min(options, key=lambda f: (need[f.resource], f.resource))
 

@@ -1068,6 +1068,57 @@ def test_victory_card_announcement_priority_and_final_building():
     assert state.phase == OVER and res.winners == [3] and res.ranks[3] == 1 and res.ranks[2] == 2
 
 
+def announce_state(hands: dict[int, tuple[int, dict[str, int]]]):
+    """Main player 1, the distribution over; each seat in ``hands`` (seat -> army, cards in its hand) with
+    card 12 (Settlements 8/9/11, Territories 3/4/5, Largest 4/6/7, Buildings 1/2/3, Army 3/4/5) and 8
+    settlements on three territories, four on territory 0: 3 points, and one per army level. Seats 0 and 1
+    hold every building there (4 and 3 points, no cards), so only villages and army steps are open."""
+    state = blank(4, victory_cards=True)
+    state.vp_card = [12] * 4
+    state.main = 1
+    for t in (0, 2, 3):
+        state.buildings[t] = [0, 1, 0]
+    for p, (army, cards) in hands.items():
+        settle(state, 0, p, 4)
+        settle(state, 2, p, 2)
+        settle(state, 3, p, 2)
+        state.army[p] = army
+        give(state, p, **cards)
+    state.proposers = []
+    rules._next_proposer(state, board(), DATA)
+    return state
+
+
+def test_announcement_counts_every_build_of_the_phase():
+    """graenaland.txt:311 "any player may announce that they are able to win — that is, that they can
+    achieve 6 victory points if given the opportunity to build" with :128 "You may build as many buildings
+    as you have resources for": seat 2 has 4 points and 8 grain + 2 ore, two army steps (4 grain + 1 ore
+    each, line 165) to 6 points; one step alone makes 5. It may announce."""
+    from sim.games.graenaland.state import ANNOUNCE
+    from sim.games.graenaland.victory import victory_points
+
+    state = announce_state({2: (3, dict(grain=8, ore=2))})
+    assert victory_points(state, DATA, 2, 12) == 4
+    assert state.phase == ANNOUNCE and GAME.to_move(state) == (2,) and state.claims[2] == 6
+    GAME.apply(state, {2: Decide(True)})
+    assert state.announcer == 2 and state.builder == 2 and state.final
+    for _ in range(2):
+        GAME.apply(state, {2: Action("army")})
+        GAME.apply(state, {2: GAME.legal_options(state, 2)[0]})
+    assert victory_points(state, DATA, 2, 12) == 6
+
+
+def test_announcement_priority_reads_the_most_points_of_several_builds():
+    """graenaland.txt:313 "the player closest to the main player (going clockwise, starting with the main
+    player) goes first, unless another player announces that they can achieve more than 6 victory points;
+    the highest number of victory points takes priority": with main player 1, seat 2 reaches 6 (one army
+    step), seat 3 reaches 7 only with an army step and a village (line 128) — seat 3 announces."""
+    state = announce_state({2: (4, dict(grain=4, ore=1)), 3: (4, dict(grain=4, ore=1, cattle=2, wood=2))})
+    assert state.claims[2] == 6 and state.claims[3] == 7 and GAME.to_move(state) == (2, 3)
+    GAME.apply(state, {2: Decide(True), 3: Decide(True)})
+    assert state.announcer == 3 and state.builder == 3
+
+
 def test_strategies_price_the_army_with_their_fortresses():
     """Lines 165-168: with a fortress the army costs 1 grain + 1 ore + the fortress terrain's resource, so
     a strategy plans with that cheaper price (``building.army_costs`` read off its view), not 4 grain +

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from sim.games.graenaland.board import Board
-from sim.games.graenaland.building import hand_counts, payments, supply_pairs
-from sim.games.graenaland.data import BUILDINGS, GraenalandData
+from sim.games.graenaland.building import hand_counts, supply_pairs
+from sim.games.graenaland.data import GraenalandData
 from sim.games.graenaland.options import Action, Decide
 from sim.games.graenaland.production import draw
-from sim.games.graenaland.state import FORTRESS, MARKET, PALISADE, WARRIOR, GraenalandState, board_changed
-from sim.games.graenaland.victory import goal_values_after, victory_points
+from sim.games.graenaland.reach import Position, most_points
+from sim.games.graenaland.state import MARKET, WARRIOR, GraenalandState, board_changed
 from sim.games.graenaland.votes import settlements_on
 
 STAY_ANCHORED = Decide(False)
@@ -143,39 +143,14 @@ def card_options(state: GraenalandState, seat: int) -> list[Action]:
 
 
 def claim(state: GraenalandState, board: Board, data: GraenalandData, seat: int) -> int:
-    """The victory points the seat can reach now with at most one village, building or army step paid
-    from its hand and supply cards (no supply card taken, marketplaces once each; lines 311-312). A
-    conservative check: sequences of several builds are not searched (ruling G25)."""
-    card = state.vp_card[seat]
-    best = victory_points(state, data, seat, card)
-    hand = hand_counts(state, data, seat)
-    sup = supply_pairs(state, data, seat)
+    """The most victory points the seat can reach by any sequence of builds it can pay for in one
+    building phase from its hand and supply cards, no supply card taken, each marketplace once (lines
+    128, 311-313; ``reach.most_points``, ruling G25), when that is enough to win; else its points now
+    (nothing to announce). Before the building phase no marketplace is used."""
     markets = sum(1 for t in range(board.n) if state.public[t][MARKET] and settlements_on(state, t, seat))
-    builds: list[tuple[str, int, tuple[int, int, int, int]]] = []
-    own = [t for t in range(board.n) if settlements_on(state, t, seat)]
-    if state.houses[seat] > 0:
-        near = set(own)
-        for t in own:
-            near |= board.adjacent[t]
-        builds += [("village", t, board.village_cost[t]) for t in sorted(near)]
-        for t in own:
-            if state.villages[t][seat] and board.allows_buildings(t):
-                builds += [(name, t, data.costs[name]) for b, name in enumerate(BUILDINGS)
-                           if state.buildings[t][b] < 0]
-    if state.army[seat] < data.army_max:
-        builds.append(("army", -1, data.costs["army"]))
-        base = data.costs["army_fortress_base"]
-        for t in range(board.n):
-            if state.buildings[t][FORTRESS] == seat:
-                c = list(base)
-                c[data.fortress_resource[board.terrain[t]]] += 1
-                builds.append(("army", -1, (c[0], c[1], c[2], c[3])))
-    for kind, t, cost in builds:
-        fee = 0
-        if kind == "village" and state.public[t][PALISADE] and not settlements_on(state, t, seat):
-            fee = sum(1 for p in range(state.n_players) if p != seat and settlements_on(state, t, p))
-        if any(sum(hand) - sum(p.resources) >= fee for p in payments(cost, hand, sup, markets)):
-            values = goal_values_after(state, data, seat, kind, t)
-            levels = data.victory_cards[card].levels
-            best = max(best, sum(1 for v, lv in zip(values, levels, strict=True) for x in lv if v >= x))
-    return best
+    position = Position(
+        seat=seat, villages=state.villages, buildings=state.buildings, public=state.public,
+        army=state.army[seat], houses=state.houses[seat], hand=hand_counts(state, data, seat),
+        supplies=supply_pairs(state, data, seat), markets=markets, three=state.three,
+        levels=data.victory_cards[state.vp_card[seat]].levels)
+    return most_points(position, board, data, at_least=data.victory_points).points

@@ -9,7 +9,7 @@ marketplace, any other card or a whole supply card (lines 194-197).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -147,15 +147,21 @@ def army_costs(
     """The army's costs for ``seat`` (lines 165-168): 1 grain + 1 ore + 3 grain, and 1 grain + 1 ore +
     the resource of each own fortress's terrain. ``buildings[t]`` are t's building owners (public: a
     strategy passes its view's)."""
+    return army_cost_variants(data, [data.fortress_resource[board.terrain[t]] for t in range(board.n)
+                                     if buildings[t][FORTRESS] == seat])
+
+
+def army_cost_variants(data: GraenalandData, fortress_resources: Iterable[int]) -> list[Cost]:
+    """1 grain + 1 ore + 3 grain, then 1 grain + 1 ore + each resource shown beneath an own fortress
+    (``fortress_resources``, in order; lines 165-168), each cost once."""
     out = [data.costs["army"]]
     base = data.costs["army_fortress_base"]
-    for tt in range(board.n):
-        if buildings[tt][FORTRESS] == seat:
-            c = list(base)
-            c[data.fortress_resource[board.terrain[tt]]] += 1
-            cost: Cost = (c[0], c[1], c[2], c[3])
-            if cost not in out:
-                out.append(cost)
+    for r in fortress_resources:
+        c = list(base)
+        c[r] += 1
+        cost: Cost = (c[0], c[1], c[2], c[3])
+        if cost not in out:
+            out.append(cost)
     return out
 
 

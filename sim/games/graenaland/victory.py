@@ -20,22 +20,6 @@ def goal_values(state: GraenalandState, data: GraenalandData, seat: int) -> tupl
     return (sum(per), sum(1 for x in per if x >= size), max(per), counted, state.army[seat])
 
 
-def goal_values_after(state: GraenalandState, data: GraenalandData, seat: int, kind: str, t: int
-                      ) -> tuple[int, int, int, int, int]:
-    """Goal values after one more village/building at ``t`` or army step (``kind`` as in the actions)."""
-    per = [settlements_on(state, x, seat) for x in range(len(state.villages))]
-    owned = sum(1 for row in state.buildings for owner in row if owner == seat)
-    army = state.army[seat]
-    if kind == "army":
-        army += 1
-    else:
-        per[t] += 1
-        owned += kind != "village"
-    counted = max(0, owned - 1) if state.three else owned
-    size = data.goals["territory_size"]
-    return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
-
-
 def goals_met(state: GraenalandState, data: GraenalandData, seat: int) -> tuple[bool, ...]:
     values = goal_values(state, data, seat)
     return tuple(v >= data.goals[name] for v, name in zip(values, GOALS, strict=True))
