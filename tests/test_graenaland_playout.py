@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.games.graenaland.board import build_board
-from sim.games.graenaland.game import GAME
+from sim.games.graenaland.game import GAME, RESOURCE_FIELDS, SHARE_FIELDS
 from sim.games.graenaland.production import settled_total
 from sim.games.graenaland.state import OVER
 from sim.games.graenaland.victory import (
@@ -24,6 +24,7 @@ from sim.games.graenaland.victory import (
 )
 from sim.games.graenaland.votes import settlements_on, votes_on
 from sim.runner import play_game
+from sim.tables import TurnLog
 from strategies.registry import parse_spec
 
 DATA = GAME.load_data(None)
@@ -171,3 +172,38 @@ def test_scripted_strategies_finish(n_players):
     for seed in range(6):
         out = play_game(GAME, n_players, {}, DATA, seed, specs, GAME.default_max_decisions)
         assert not out.truncated and len(out.result.winners) == 1
+
+
+RECORD_TABLES = [  # (players, rules, strategies): together every kind of decision
+    (4, {}, ["greedy", "random", "cooperative", "warlord"]),
+    (4, {"victory_cards": True, "custom_start": True}, ["random"] * 4),
+    (3, {"custom_start": True, "victory_cards": True}, ["random", "greedy", "planner"]),
+    (5, {"five_player_offer": True, "victory_cards": True}, ["random", "cooperative", "random", "rival",
+                                                             "random"]),
+]
+
+
+def test_every_row_fills_the_columns_its_kind_declares():
+    """The turns table (``record``): each row's kind is a key of ``action_kinds``, every action column
+    outside ``action_kinds[kind]`` is -1, and over seeded games of every rule variant each declared column
+    of each kind is filled somewhere (the resource columns and the shares each as one), so a declaration
+    names no column its kind never fills."""
+    fields = GAME.action_fields
+    filled: dict[str, set[str]] = {}
+    for n, rules_config, names in RECORD_TABLES:
+        for seed in (1, 2, 3):
+            log = TurnLog()
+            specs = [parse_spec(s, "graenaland") for s in names]
+            play_game(GAME, n, rules_config, DATA, seed, specs, GAME.default_max_decisions, log)
+            for kind, values in zip(log.kind, log.fields, strict=True):
+                used = {f for f, v in zip(fields, values, strict=True) if v != -1}
+                assert used <= set(GAME.action_kinds[kind]), (kind, used - set(GAME.action_kinds[kind]))
+                filled.setdefault(kind, set()).update(used)
+    assert set(filled) == set(GAME.action_kinds) - {"malformed"}
+
+    def group(names) -> set[str]:  # the five resource columns, the five shares, as one each
+        return {"resources" if f in RESOURCE_FIELDS else "shares" if f in SHARE_FIELDS else f for f in names}
+
+    assert {kind: group(GAME.action_kinds[kind]) - group(got) for kind, got in filled.items()
+            if group(GAME.action_kinds[kind]) - group(got)} == {}
+    assert set(GAME.action_docs) == set(fields)

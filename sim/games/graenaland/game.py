@@ -82,11 +82,74 @@ RULE_SWITCHES = (
     ),
 )
 
+RESOURCE_FIELDS = ("grain", "cattle", "wood", "ore", "gold")
+SHARE_FIELDS = tuple(f"share_{s}" for s in range(5))
 ACTION_FIELDS = (
-    "round", "phase", "territory", "hero", "direction", "build", "index", "vote",
-    "share_0", "share_1", "share_2", "share_3", "share_4",
-    "grain", "cattle", "wood", "ore", "gold", "supply_cards", "markets", "army", "goals",
+    "round", "phase", "territory", "hero", "direction", "build", "supply_slot", "public_kind", "offered_seat",
+    "victory_card", "points", "vote", *SHARE_FIELDS, *RESOURCE_FIELDS, "supply_cards", "markets", "army",
+    "goals",
 )
+#: Every row holds the decision's round and phase and the deciding seat's army and goals met.
+CONTEXT_FIELDS = ("round", "phase", "army", "goals")
+_BUILT = ("build", "territory")
+ACTION_KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    kind: CONTEXT_FIELDS + extra for kind, extra in (
+        ("move", ("hero", "direction")),
+        ("stay", ()),
+        ("propose", ("territory", *SHARE_FIELDS)),
+        ("no_proposal", ()),
+        ("vote", ("territory", "vote")),
+        ("supply", ("build", "supply_slot")),
+        *((name, _BUILT) for name in ("village", "fortress", "church", "hall", "road", "yield", "market",
+                                      "palisade")),
+        ("army", ("build",)),
+        ("joint", (*_BUILT, "public_kind")),
+        ("offer", ("build", "offered_seat")),
+        ("end", ("build",)),
+        ("pay", (*_BUILT, "public_kind", *RESOURCE_FIELDS, "supply_cards", "markets")),
+        ("fee", ("territory", *RESOURCE_FIELDS)),
+        ("contribute", ("territory", "public_kind", *RESOURCE_FIELDS)),
+        ("joint_build", ("territory", "public_kind")),
+        ("joint_decline", ("territory", "public_kind")),
+        ("relocate", ("hero", "territory")),
+        ("keep_hero", ("hero", "territory")),
+        ("settle", ("territory",)),
+        ("keep_card", ("victory_card",)),
+        ("stay_anchored", ()),
+        ("weigh_anchor", ("territory",)),
+        ("announce", ("points",)),
+        ("no_announce", ("points",)),
+        ("malformed", ()),  # an option of the wrong shape: only the context
+    )
+}
+ACTION_FIELD_DOCS: dict[str, str] = {
+    "round": "the round, from 1 (every row)",
+    "phase": "the decision's phase, a position in state.PHASES: 0 heroes, 1 propose, 2 vote, 3 build, 4 pay, "
+             "5 fee, 6 contribute, 7 joint, 8 relocate, 10 draft, 11 anchor, 12 choose_card, 13 announce",
+    "territory": "a territory (0..n-1 the coast west to east, then the inland row): of the proposal, "
+                 "the vote, the build or its payment, the fee, the joint building, the hero's new "
+                 "church/hall, or the start village placed or moved",
+    "hero": "the hero moved or offered a move: 0 warrior, 1 priest, 2 skald",
+    "direction": "the compass direction of a hero move, a position in board.DIRECTIONS: W, E, WW, EE, NW, "
+                 "NE, SW, SE",
+    "build": "the building-phase action chosen or paid for, a position in options.ACTION_KINDS (supply, "
+             "village, fortress, church, hall, army, road, yield, market, palisade, joint, offer, end)",
+    "supply_slot": "the face-up supply card taken, its position in the supply row (0-3)",
+    "public_kind": "the joint public building, a position in data.PUBLIC: 0 road, 1 yield, 2 market, "
+                   "3 palisade",
+    "offered_seat": "the seat the five-player offer lets build one thing (line 300)",
+    "victory_card": "the victory point card kept, its index in the data file's victory cards",
+    "points": "the most victory points the seat can reach this round, its announcement's claim (ruling G25)",
+    "vote": "1 yes, 0 no",
+    **{f"share_{s}": f"cards the proposal gives seat {s} (-1 where the game has no seat {s})"
+       for s in range(5)},
+    **{r: f"{r} cards paid (pay), offered (contribute) or given as the palisade fee (fee)"
+       for r in RESOURCE_FIELDS},
+    "supply_cards": "supply cards the payment uses",
+    "markets": "marketplaces the payment uses",
+    "army": "the deciding seat's army strength (every row)",
+    "goals": "the goals (of five) the deciding seat meets (every row)",
+}
 PART_FIELDS = (
     "goals_met", *(f"goal_{g}" for g in GOALS), *GOALS, "villages", "houses_left", "hand_cards",
     "supply_held",
@@ -95,11 +158,14 @@ PART_FIELDS = (
 )
 _NONE = [-1] * len(ACTION_FIELDS)
 # Column positions in ACTION_FIELDS, for ``record``'s row.
-(F_ROUND, F_PHASE, F_TERRITORY, F_HERO, F_DIRECTION, F_BUILD, F_INDEX, F_VOTE) = range(8)
+(F_ROUND, F_PHASE, F_TERRITORY, F_HERO, F_DIRECTION, F_BUILD, F_SUPPLY_SLOT, F_PUBLIC_KIND, F_OFFERED_SEAT,
+ F_VICTORY_CARD, F_POINTS, F_VOTE) = range(12)
 F_SHARE = ACTION_FIELDS.index("share_0")  # share_0 .. share_4
 F_RESOURCE = ACTION_FIELDS.index("grain")  # grain, cattle, wood, ore, gold
 F_SUPPLY_CARDS, F_MARKETS, F_ARMY, F_GOALS = range(F_RESOURCE + 5, F_RESOURCE + 9)
 assert ACTION_FIELDS[F_VOTE] == "vote" and ACTION_FIELDS[F_GOALS] == "goals"
+assert set(ACTION_FIELD_DOCS) == set(ACTION_FIELDS)
+_BUILD_KINDS = frozenset(ACTION_KINDS) - {"settle", "anchor", "keep_card"}
 
 
 @lru_cache(maxsize=8)
@@ -113,6 +179,11 @@ class Graenaland:
     max_players = 5
     rule_switches = RULE_SWITCHES
     action_fields = ACTION_FIELDS
+    #: per action kind (the ``kind`` string ``record`` returns), the action columns it fills; every other
+    #: action column is -1 in that kind's rows
+    action_kinds = ACTION_KIND_FIELDS
+    #: for every name in action_fields, what it holds
+    action_docs = ACTION_FIELD_DOCS
     part_fields = PART_FIELDS
     default_max_decisions = 20000
     default_data_path = data_module.DEFAULT_PATH
@@ -148,12 +219,12 @@ class Graenaland:
         rules.apply(state, board, data, choices)
 
     def record(self, state: GraenalandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        """(kind, fields in ACTION_FIELDS order): -1 where a field does not apply."""
+        """(kind, fields in ACTION_FIELDS order): the columns ``action_kinds[kind]`` names, -1 elsewhere."""
         f = _NONE.copy()
         phase = state.phase
         f[F_ROUND], f[F_PHASE] = state.round, phase
         f[F_ARMY], f[F_GOALS] = state.army[seat], goal_counts(state, state.data)[seat]  # type: ignore[attr-defined]
-        kind = "unknown"
+        kind = "malformed"
         try:
             if phase == VOTE:
                 kind, f[F_VOTE] = "vote", int(bool(Vote(*option).yes))
@@ -161,52 +232,65 @@ class Graenaland:
             elif phase == HEROES:
                 move = Move(*option)
                 kind = "stay" if move.hero < 0 else "move"
-                f[F_HERO], f[F_DIRECTION] = move.hero, move.direction
+                if move.hero >= 0:
+                    f[F_HERO], f[F_DIRECTION] = move.hero, move.direction
             elif phase == PROPOSE:
                 prop = Propose(*option)
                 kind = "no_proposal" if prop.territory < 0 else "propose"
-                f[F_TERRITORY] = prop.territory
                 if prop.territory >= 0:
+                    f[F_TERRITORY] = prop.territory
                     for s in range(state.n_players):
                         f[F_SHARE + s] = sum(1 for r in prop.receivers if r == s)
             elif phase == BUILD:
                 act = Action(*option)
-                kind, f[F_TERRITORY], f[F_INDEX] = act.kind, act.territory, act.index
-                f[F_BUILD] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+                if act.kind in _BUILD_KINDS:
+                    kind, f[F_BUILD] = act.kind, ACTION_KINDS.index(act.kind)
+                    if kind == "supply":
+                        f[F_SUPPLY_SLOT] = act.index
+                    elif kind == "offer":
+                        f[F_OFFERED_SEAT] = act.index
+                    elif kind != "army" and kind != "end":
+                        f[F_TERRITORY] = act.territory
+                        if kind == "joint":
+                            f[F_PUBLIC_KIND] = act.index
             elif phase == PAY:
                 pay = Pay(*option)
                 kind = "pay"
                 pk, t, k, _need = state.pending  # type: ignore[misc]
-                f[F_BUILD], f[F_TERRITORY], f[F_INDEX] = ACTION_KINDS.index(pk), t, k
+                f[F_BUILD], f[F_TERRITORY], f[F_PUBLIC_KIND] = ACTION_KINDS.index(pk), t, k
                 f[F_RESOURCE : F_RESOURCE + 5] = pay.resources
                 f[F_SUPPLY_CARDS], f[F_MARKETS] = len(pay.supplies), pay.markets
             elif phase == FEE:
-                kind, f[F_INDEX] = "fee", Fee(*option).resource
+                kind = "fee"
+                f[F_RESOURCE + Fee(*option).resource] = 1
                 f[F_TERRITORY] = state.pending[1] if state.pending else -1
             elif phase == CONTRIBUTE:
                 kind = "contribute"
                 f[F_RESOURCE : F_RESOURCE + 5] = Contribute(*option).resources
-                f[F_TERRITORY], f[F_INDEX] = state.pending[1], state.pending[2]  # type: ignore[index]
+                f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
             elif phase == JOINT:
                 kind = "joint_build" if Decide(*option).yes else "joint_decline"
-                f[F_TERRITORY], f[F_INDEX] = state.pending[1], state.pending[2]  # type: ignore[index]
+                f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
             elif phase == RELOCATE:
                 kind = "relocate" if Decide(*option).yes else "keep_hero"
                 f[F_HERO], f[F_TERRITORY] = state.relocate  # type: ignore[misc]
-            elif phase in (DRAFT, CHOOSE_CARD):
-                act = Action(*option)
-                kind, f[F_TERRITORY], f[F_INDEX] = act.kind, act.territory, act.index
-                f[F_BUILD] = ACTION_KINDS.index(act.kind) if act.kind in ACTION_KINDS else -1
+            elif phase == DRAFT:
+                kind, f[F_TERRITORY] = "settle", Action(*option).territory
+            elif phase == CHOOSE_CARD:
+                kind, f[F_VICTORY_CARD] = "keep_card", state.vp_offer[seat][Action(*option).index]
             elif phase == ANCHOR:
                 kind = "stay_anchored" if len(option) == 1 else "weigh_anchor"
-                f[F_TERRITORY] = -1 if len(option) == 1 else Action(*option).territory
+                if len(option) != 1:
+                    f[F_TERRITORY] = Action(*option).territory
             elif phase == ANNOUNCE:
                 kind = "announce" if Decide(*option).yes else "no_announce"
-                f[F_INDEX] = state.claims[seat]
-        except (TypeError, ValueError):
+                f[F_POINTS] = state.claims[seat]
+        except (TypeError, ValueError, IndexError):
             kind = "malformed"
-        if len(f) != len(ACTION_FIELDS):  # a malformed payment or contribution of the wrong length
-            return "malformed", tuple(_NONE)
+        if kind == "malformed" or len(f) != len(ACTION_FIELDS):  # also a payment of the wrong length
+            row = _NONE.copy()
+            row[F_ROUND], row[F_PHASE], row[F_ARMY], row[F_GOALS] = state.round, phase, f[F_ARMY], f[F_GOALS]
+            return "malformed", tuple(row)
         return kind, tuple(f)  # ints: the option's own fields (a legal option's are ints) and counts
 
     def scores(self, state: GraenalandState) -> list[float]:
