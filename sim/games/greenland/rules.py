@@ -1226,9 +1226,8 @@ def tableau_places(state: GreenlandState, data: GreenlandData, seat: int, ok: An
             if kind not in ("daughter", "animal"):
                 continue
             place = TPLACE + c
-            if other == seat or state.husbands[seat].get(c, 0):
-                out.append(place)
-            elif war_chief and state.alive[other] and c not in married and ok(place):
+            guard = other == seat or state.husbands[seat].get(c, 0)
+            if guard or (war_chief and state.alive[other] and c not in married and ok(place)):
                 out.append(place)
     return out
 
