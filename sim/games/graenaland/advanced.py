@@ -146,11 +146,15 @@ def claim(state: GraenalandState, board: Board, data: GraenalandData, seat: int)
     """The most victory points the seat can reach by any sequence of builds it can pay for in one
     building phase from its hand and supply cards, no supply card taken, each marketplace once (lines
     128, 311-313; ``reach.most_points``, ruling G25), when that is enough to win; else its points now
-    (nothing to announce). Before the building phase no marketplace is used."""
+    (nothing to announce)."""
+    return most_points(position(state, board, data, seat), board, data, at_least=data.victory_points).points
+
+
+def position(state: GraenalandState, board: Board, data: GraenalandData, seat: int) -> Position:
+    """What ``reach.most_points`` reads for ``seat`` before a building phase: no marketplace used yet."""
     markets = sum(1 for t in range(board.n) if state.public[t][MARKET] and settlements_on(state, t, seat))
-    position = Position(
+    return Position(
         seat=seat, villages=state.villages, buildings=state.buildings, public=state.public,
         army=state.army[seat], houses=state.houses[seat], hand=hand_counts(state, data, seat),
         supplies=supply_pairs(state, data, seat), markets=markets, three=state.three,
         levels=data.victory_cards[state.vp_card[seat]].levels)
-    return most_points(position, board, data, at_least=data.victory_points).points
