@@ -139,7 +139,8 @@ ACTION_FIELD_DOCS: dict[str, str] = {
                    "3 palisade",
     "offered_seat": "the seat the five-player offer lets build one thing (line 300)",
     "victory_card": "the victory point card kept, its index in the data file's victory cards",
-    "points": "the most victory points the seat can reach this round, its announcement's claim (ruling G25)",
+    "points": "the most victory points the seat can reach with this round's builds (6 or more): its "
+              "announcement's claim (ruling G25)",
     "vote": "1 yes, 0 no",
     **{f"share_{s}": f"cards the proposal gives seat {s} (-1 where the game has no seat {s})"
        for s in range(5)},
