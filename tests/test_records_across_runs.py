@@ -134,6 +134,7 @@ def test_default_parts_hold_at_least_100_games_unless_the_workers_need_more_chun
             assert default_chunk_size(games, workers) >= min(MIN_PART, -(-games // (2 * workers)))
 
 
+@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
 def test_resume_with_other_jobs_keeps_the_chunks_it_started_with(tmp_path: Path) -> None:
     """The default chunk size follows ``--jobs``; a resumed run takes the one it was started with, so
     ``--jobs`` may differ on resume and the parts are those of the uninterrupted run."""
