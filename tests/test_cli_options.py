@@ -10,16 +10,9 @@ import pytest
 from joblib import cpu_count
 
 import sim
-from sim.cli import main
 from sim.errors import SkaldError
+from tests.cli_kit import cli
 from tests.toy_game import HIGH
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    captured = capsys.readouterr()
-    return int(info.value.code or 0), captured.out, captured.err
 
 
 def run_args(out: Path, *extra: str) -> list[str]:

@@ -14,6 +14,7 @@ import pytest
 
 from sim.resume import CHUNKS_FILE, partial_path
 from strategies.random_play import RandomStrategy
+from tests.test_scale_resume import wait_for_chunks
 
 psutil = pytest.importorskip("psutil")
 
@@ -73,12 +74,7 @@ def test_sigkill_of_the_run_stops_its_workers_and_resume_ignores_what_they_left(
         start_new_session=True,
     )
     partial = partial_path(out)
-    log = partial / CHUNKS_FILE
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and proc.poll() is None:
-        if log.is_file() and len(log.read_text().splitlines()) >= 2:
-            break
-        time.sleep(0.02)
+    wait_for_chunks(proc, partial, 2, 180)
     assert proc.poll() is None, "the run ended before it could be killed"
     started = psutil.Process(proc.pid).children(recursive=True)
     # Ray's own dashboard and runtime-env agents write no part and go away by themselves, later
@@ -99,7 +95,7 @@ def test_sigkill_of_the_run_stops_its_workers_and_resume_ignores_what_they_left(
         for left in started:
             if alive([left]):
                 left.kill()
-    assert len(log.read_text().splitlines()) < 20
+    assert len((partial / CHUNKS_FILE).read_text().splitlines()) < 20
     resumed = subprocess.run(
         [*SKALD, *RUN, "--out", str(out), "--resume"], capture_output=True, text=True, timeout=300
     )

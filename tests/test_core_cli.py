@@ -9,15 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import main
+from tests.cli_kit import cli
 from tests.toy_game import HIGH
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    captured = capsys.readouterr()
-    return int(info.value.code or 0), captured.out, captured.err
 
 
 def run_args(out: Path, *extra: str) -> list[str]:

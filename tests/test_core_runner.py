@@ -144,7 +144,9 @@ def test_records_and_manifest(tmp_path: Path) -> None:
         "win_share",
     ]
     assert seats.columns[10:] == ["rounds_won", "cards_left"]
-    assert turns.columns == ["run", "game", "game_id", "turn", "seat", "kind", "round", "bid", "score", "scores"]
+    assert turns.columns == [
+        "run", "game", "game_id", "turn", "seat", "kind", "round", "bid", "score", "scores"
+    ]
     assert seats.group_by("game_id").agg(pl.col("win_share").sum())["win_share"].round(
         9
     ).unique().to_list() == [1.0]

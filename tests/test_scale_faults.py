@@ -8,19 +8,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.cli import main
 from sim.errors import PlayError
 from sim.runner import GameFailure
+from tests.cli_kit import cli
 from tests.toy_game import toy_run
 
 BROKEN = "tests.broken_strategy"
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    captured = capsys.readouterr()
-    return int(info.value.code or 0), captured.out, captured.err
 
 
 @pytest.mark.parametrize(

@@ -207,6 +207,16 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     return parts(out)
 
 
+def wait_for_chunks(proc: subprocess.Popen, partial: Path, chunks: int, seconds: float) -> None:
+    """Wait until the run ``proc`` has logged ``chunks`` finished chunks in ``partial`` (or ended)."""
+    log = partial / CHUNKS_FILE
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if log.is_file() and len(log.read_text().splitlines()) >= chunks:
+            break
+        time.sleep(0.02)
+
+
 def kill_midway(out: Path, sig: signal.Signals, extra: Sequence[str] = ()) -> subprocess.CompletedProcess:
     """Start the Mainland run in its own process group and signal the group once 5 chunks are done."""
     proc = subprocess.Popen(
@@ -216,12 +226,7 @@ def kill_midway(out: Path, sig: signal.Signals, extra: Sequence[str] = ()) -> su
         text=True,
         start_new_session=True,  # like a terminal: Ctrl-C reaches the workers too
     )
-    log = partial_path(out) / CHUNKS_FILE
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if log.is_file() and len(log.read_text().splitlines()) >= 5:
-            break
-        time.sleep(0.02)
+    wait_for_chunks(proc, partial_path(out), 5, 120)
     assert proc.poll() is None, "the run ended before it could be stopped"
     os.killpg(proc.pid, sig)
     stdout, stderr = proc.communicate(timeout=60)
