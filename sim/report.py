@@ -20,10 +20,12 @@ stderr = Console(stderr=True)
 @contextmanager
 def progress_bar(
     total: int, *, enabled: bool = True, label: str = "games"
-) -> Iterator[Callable[[int], None]]:
-    """A context giving ``advance(n_games)``; shows games done, games/s and ETA on stderr."""
+) -> Iterator[Callable[[int, int], None]]:
+    """A context giving ``show(done, playing)``: ``done`` games in finished chunks, ``playing`` more in
+    chunks still being played (``done`` never goes back; ``playing`` may be stale); shows games
+    done, games/s and ETA on stderr.  Safe to call from a second thread."""
     if not enabled:
-        yield lambda n: None
+        yield lambda done, playing=0: None
         return
     columns = (
         TextColumn("{task.description}"),
@@ -36,17 +38,17 @@ def progress_bar(
     start = time.perf_counter()
     with Progress(*columns, console=stderr, transient=False) as progress:
         task = progress.add_task(label, total=total, rate="")
-        done = 0
+        shown = 0
 
-        def advance(n: int) -> None:
-            nonlocal done
-            done += n
+        def show(done: int, playing: int = 0) -> None:
+            nonlocal shown
+            shown = max(shown, min(total, done + playing))  # the bar never goes back
             elapsed = time.perf_counter() - start
-            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            progress.update(task, advance=n, rate=rate)
+            rate = f"{shown / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            progress.update(task, completed=shown, rate=rate)
 
         try:
-            yield advance
+            yield show
         except BaseException:
             progress.remove_task(task)  # leave no half bar above the error line
             raise

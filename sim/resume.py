@@ -34,7 +34,37 @@ except ImportError:  # pragma: no cover - Windows
 RUN_FILE = "run.json"
 CHUNKS_FILE = "chunks.jsonl"
 LOCK_FILE = ".lock"
+#: a file per chunk being played, holding how many of its games are done (for the progress bar)
+PROGRESS_DIR = ".progress"
 FORMAT = 1
+
+
+def write_progress(folder: Path, chunk: int, games: int) -> None:
+    """Note that ``games`` games of ``chunk`` are done (``folder/.progress/<chunk>``, replaced whole).
+    Best effort: the progress bar only, so a failed write is ignored."""
+    path = folder / PROGRESS_DIR / str(chunk)
+    tmp = path.with_name(f".{chunk}.tmp-{os.getpid()}")
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_text(str(games))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def read_progress(folder: Path) -> dict[int, int]:
+    """The games done per chunk that workers have noted in ``folder`` (what is unreadable is left out)."""
+    found: dict[int, int] = {}
+    try:
+        entries = list((folder / PROGRESS_DIR).iterdir())
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            found[int(entry.name)] = int(entry.read_text())
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def partial_path(out: Path) -> Path:
@@ -171,6 +201,7 @@ class Workspace:
         Removes leftover temporary files and the parts of unfinished chunks.  A Parquet file that is
         no part of this run (a name outside its chunks) is a ``SkaldError`` naming it.
         """
+        shutil.rmtree(self.path / PROGRESS_DIR, ignore_errors=True)  # the notes of the stopped attempt
         sizes = {c: b - a for c, a, b in chunks}
         names = {part_name(c): c for c in sizes}
         for table in TABLES:
@@ -222,6 +253,7 @@ class Workspace:
             self._log_fd = None
         for name in (RUN_FILE, CHUNKS_FILE, LOCK_FILE):
             (self.path / name).unlink(missing_ok=True)
+        shutil.rmtree(self.path / PROGRESS_DIR, ignore_errors=True)
 
 
 def write_json_atomic(obj: Any, path: Path) -> None:

@@ -19,8 +19,10 @@ import os
 import platform
 import shutil
 import subprocess
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import metadata
@@ -35,6 +37,7 @@ from sim import seats as seating
 from sim.errors import IllegalChoice, PlayError, SkaldError
 from sim.game import Game, Result
 from sim.games import GAMES
+from sim.resume import read_progress, write_progress
 from sim.seeding import MAX_SEED, game_seed, state_seed, streams
 from sim.tables import GameRows, PartKey, TurnLog, part_bytes, part_name, write_part, write_part_bytes
 from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
@@ -42,6 +45,8 @@ from strategies.registry import StrategySpec, check_entries, parse_spec, parse_s
 MAX_CHUNK = 250
 TARGET_CHUNKS = 64
 MIN_PART = 100
+#: seconds between a worker's notes of the games done in its chunk, and between the progress bar's reads
+PROGRESS_SECONDS = 0.5
 CLUSTER_WORKERS = 16
 
 
@@ -300,8 +305,12 @@ def simulate_chunk(
     turns = TurnLog() if recording else None
     rows = GameRows(plan.part_fields) if recording else None
     texts = [spec.text for spec in plan.specs]
+    noted = t0
     for game_id in range(start, stop):
         played = play_indexed(plan, game, game_id, turns, rows, texts)
+        if out is not None and time.perf_counter() - noted > PROGRESS_SECONDS:
+            write_progress(out, chunk, game_id + 1 - start)  # for the progress bar, between whole chunks
+            noted = time.perf_counter()
         summary.games += 1
         summary.decisions += played.outcome.decisions
         summary.truncated += played.outcome.truncated
@@ -915,9 +924,13 @@ def _play_chunks(
 
     target = partial.resolve()
     gather = config.gather
-    with progress_bar(games, enabled=config.progress, label=f"{plan.game_name} {plan.players}p") as advance:
-        if games_done:
-            advance(games_done)
+    finished: set[int] = set()
+    lock = threading.Lock()  # the finished chunks and their games change together, as the watcher reads them
+    with (
+        progress_bar(games, enabled=config.progress, label=f"{plan.game_name} {plan.players}p") as show,
+        _watch_progress(target, finished, lock, lambda playing: show(games_done, playing), config.progress),
+    ):
+        show(games_done)
         if not todo:
             return {"backend": config.backend, "workers": 0, "scheduler": config.scheduler}
         with pool(config.backend, config.jobs, len(todo), config.scheduler) as workers:
@@ -932,7 +945,10 @@ def _play_chunks(
                         summary.parts = None
                     workspace.log(summary.to_json())
                     results.append(summary)
-                    advance(summary.games)
+                    with lock:
+                        finished.add(summary.chunk)
+                        games_done += summary.games
+                        show(games_done)
                     if on_chunk is not None:
                         on_chunk(summary)
             finally:
@@ -940,6 +956,33 @@ def _play_chunks(
                 if close is not None:
                     close()  # on failure: joblib cancels the chunks not yet started
             return workers.describe()
+
+
+@contextmanager
+def _watch_progress(
+    folder: Path, finished: set[int], lock: threading.Lock, show: Callable[[int], None], enabled: bool
+) -> Iterator[None]:
+    """While the block runs, a thread reads every ``PROGRESS_SECONDS`` the games that workers have noted
+    as done in chunks not yet finished (``sim.resume.read_progress``) and passes their sum to ``show``,
+    so that the bar moves between whole chunks (workers that share the folder: not with ``--gather``)."""
+    if not enabled:
+        yield
+        return
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(PROGRESS_SECONDS):
+            noted = read_progress(folder)
+            with lock:
+                show(sum(n for chunk, n in noted.items() if chunk not in finished))
+
+    thread = threading.Thread(target=watch, name="skald-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _summarize(

@@ -184,3 +184,32 @@ def test_duckdb_joins_games_seats_and_turns_across_runs(runs: Path) -> None:
     assert [d for _, d in decisions] == [
         sum(r[4] for r in rows if r[0] == game) for game, _ in decisions
     ], "every decision joins back to one seat of one game"
+
+
+def test_workers_note_the_games_done_within_a_chunk_for_the_progress_bar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts of 100 games would leave the bar still for a whole chunk: workers note the games done in
+    their chunk (``.progress/<chunk>``), the bar reads them between chunks, and nothing of it is left in
+    the finished folder."""
+    import threading
+    import time
+
+    from sim import runner
+    from sim.resume import read_progress, write_progress
+
+    monkeypatch.setattr(runner, "PROGRESS_SECONDS", 0.0)  # a note after every game
+    plan = runner.prepare(toy_config(tmp_path / "x")).plan
+    for table in TABLES:
+        (tmp_path / table).mkdir()
+    runner.simulate_chunk(plan, 5, 0, 4, tmp_path)
+    assert read_progress(tmp_path) == {5: 4}  # noted after each of its 4 games
+    write_progress(tmp_path, 6, 2)
+    seen: list[int] = []
+    finished = {5}
+    monkeypatch.setattr(runner, "PROGRESS_SECONDS", 0.05)
+    with runner._watch_progress(tmp_path, finished, threading.Lock(), seen.append, True):
+        time.sleep(0.3)
+    assert seen and set(seen) == {2}  # chunk 5 is finished: only chunk 6's games are still playing
+    summary = toy_run(tmp_path / "run", games=24, chunk_size=6, progress=True)
+    assert summary.games == 24 and not any(p.name == ".progress" for p in (tmp_path / "run").rglob("*"))
