@@ -1,18 +1,26 @@
 """Seat and start-position balance, and comparisons between rule variants or result folders.
 
 Win rates are mean win shares over *decided* games: a k-way tie gives each tied winner 1/k
-of a win (ties are split fractionally, never dropped), and truncated games, which have no
-winner, are left out and counted separately.  Every rate carries a 95% Wilson interval.
+of a win (ties are split fractionally, never dropped), and truncated and errored games, which
+have no winner, are left out and counted beside every rate (``excluded``).
+
+The independent unit is the block (``analysis.inference``; reference/analysis-methods.md section
+1): under ``--seats rotate``/``exhaustive`` the games of one ``base_game`` replay one deal, so
+every interval and test here is computed from block totals and states its ``games`` and
+``blocks``.  Rates carry a cluster-robust Wilson-style 95% interval (Wilson's at n_eff = n / DEFF,
+t quantile on blocks - 1 df).
 
 Groups are ``GROUP = ("game", "players", "variant", "mix")`` by default: player count, rule
 variant (switches off their defaults; see ``analysis.runs``) and strategy mix are never pooled.
 The position column is ``seat`` for Mainland; pass ``position="start_position"`` (or any
 per-seat column) for games whose records name a start position (Graenaland).
 
-* ``seat_balance``: per group and position, win rate with its interval.
-* ``balance_tests``: per group, chi-square and G tests against equal chances, the Balance
-  metric (1 - largest pairwise win-rate gap, with a simultaneous interval), first-player
-  advantage, ties and truncated games.
+* ``seat_balance``: per group and position, win rate with its interval, DEFF, n_eff and blocks.
+* ``balance_tests``: per group, the design-aware test of equal chances (``p_value``: Hotelling's T²
+  on the blocks, or the chi-square where every block is one game; ``p_adjusted``: Holm over the
+  table's groups), the plain chi-square and G tests, the Balance metric (1 - largest pairwise
+  win-rate gap, with a simultaneous interval), first-player advantage, the smallest gap the sample
+  could detect, ties and excluded games.
 * ``compare_variants``: the same population under two or more rule variants (or any other
   key, e.g. two result folders via ``compare_folders``), side by side: seat-balance spread,
   game length, truncated games, with an effect size and a test of each difference.
@@ -27,53 +35,73 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from analysis import stats
+from analysis import inference, stats
 from analysis.runs import Runs, open_runs
 
 GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
 BOOTSTRAP = 400
 PERMUTATIONS = 2000
 TIES_NOTE = "ties split fractionally: a k-way tie gives each tied winner 1/k of a win"
+#: how ``balance_tests`` corrects its groups' p values for picking the least even (``p_adjusted``)
+GROUP_CORRECTION = "holm"
 
 
-def _decided_seats(runs: Runs, position: str = "seat") -> pl.LazyFrame:
-    """Seats of decided games; a float position column holding whole numbers (part fields) becomes Int64."""
-    frame = runs.seats().filter(~pl.col("truncated"))
+def _position_ints(frame: pl.LazyFrame, position: str) -> pl.LazyFrame:
+    """A float position column holding whole numbers (part fields) as Int64."""
     if frame.collect_schema().get(position) in (pl.Float64, pl.Float32):
         frame = frame.with_columns(pl.col(position).round(0).cast(pl.Int64))
     return frame
 
 
-def seat_balance(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) -> pl.DataFrame:
-    """Per group and ``position``: games, wins (summed shares), win_rate, ci_low, ci_high, and
+def _decided_seats(runs: Runs, position: str = "seat") -> pl.LazyFrame:
+    """Seats of decided games (truncated and errored games left out), with their ``block``."""
+    return _position_ints(inference.design_seats(runs), position).filter(~pl.col("excluded"))
 
-    ``expected`` (1/players), ``halfwidth`` (half the interval) and ``games_to_halve`` (the games
-    that would halve the interval: 4x the games).
+
+def seat_balance(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) -> pl.DataFrame:
+    """Per group and ``position``: games (decided), wins (summed shares), win_rate, ci_low, ci_high, and
+
+    ``expected`` (1/players), ``halfwidth`` (half the interval), ``games_to_halve`` (the games that
+    would halve the interval: 4x the games), ``blocks`` (independent blocks), ``excluded`` (truncated
+    or errored games left out), ``se``, ``deff``, ``n_eff`` and ``interval_note``.
+
+    The interval is ``inference.cluster_proportion``'s (Wilson's at n_eff with a t quantile on
+    blocks - 1 df); where every block is one game it is close to the plain Wilson interval.
     """
     keys = [*by, position]
-    grouped = (
-        _decided_seats(runs, position)
-        .group_by(keys)
-        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"))
+    design = _position_ints(inference.design_seats(runs), position)
+    rates = inference.proportions_by(design.filter(~pl.col("excluded")), keys)
+    excluded = design.group_by(keys).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
+    expected = (1.0 / pl.col("players")) if "players" in by else pl.lit(None)
+    return (
+        rates.join(excluded, on=keys, how="left")
         .sort(keys)
-        .collect()
-    )
-    low, high = stats.wilson_interval(grouped["wins"].to_numpy(), grouped["games"].to_numpy())
-    return grouped.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("win_rate"),
-        pl.Series("ci_low", low),
-        pl.Series("ci_high", high),
-    ).with_columns(
-        (1.0 / pl.col("players")).alias("expected") if "players" in by else pl.lit(None).alias("expected"),
-        ((pl.col("ci_high") - pl.col("ci_low")) / 2).alias("halfwidth"),
-        (pl.col("games") * 4).alias("games_to_halve"),
+        .with_columns(
+            expected.alias("expected"),
+            ((pl.col("ci_high") - pl.col("ci_low")) / 2).alias("halfwidth"),
+            (pl.col("games") * 4).alias("games_to_halve"),
+        )
     )
 
 
 def _share_matrix(frame: pl.DataFrame, position: str) -> tuple[np.ndarray, list]:
     """(games x positions) matrix of win shares, and the position values (columns)."""
     wide = frame.pivot(on=position, index=["run", "game_id"], values="win_share", aggregate_function="sum")
-    cols = sorted(c for c in wide.columns if c not in ("run", "game_id"))
+    return _ordered(wide, ("run", "game_id"))
+
+
+def _block_matrix(frame: pl.DataFrame, position: str) -> tuple[np.ndarray, np.ndarray, list]:
+    """(blocks x positions) summed win shares, the decided games per block, and the positions."""
+    wide = frame.pivot(on=position, index="block", values="win_share", aggregate_function="sum").join(
+        frame.group_by("block").agg(pl.col("game_id").n_unique().alias("_games")), on="block"
+    )
+    wide = wide.sort("block")
+    matrix, order = _ordered(wide.drop("_games"), ("block",))
+    return matrix, wide["_games"].cast(pl.Float64).to_numpy(), order
+
+
+def _ordered(wide: pl.DataFrame, index: Sequence[str]) -> tuple[np.ndarray, list]:
+    cols = sorted(c for c in wide.columns if c not in index)
     order = sorted(cols, key=lambda c: (float(c) if _is_number(c) else math.inf, c))
     return wide.select(order).fill_null(0.0).to_numpy(), order
 
@@ -86,45 +114,65 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def balance_interval(wins: np.ndarray, n: float) -> tuple[float, float]:
+def balance_interval(wins: np.ndarray, n: float, deff: float = 1.0) -> tuple[float, float]:
     """A conservative simultaneous 95% interval of the Balance metric.
 
     Each position's Wilson interval is taken at the Bonferroni level 1 - 0.05/k, so all k hold
     together with probability >= 95%; then the largest gap lies between
     max(0, max(low) - min(high)) and max(high) - min(low).  (A bootstrap of a max-minus-min
     statistic is biased: its resamples always show some spread, so its percentile interval can
-    miss an estimate near 1 altogether.)
+    miss an estimate near 1 altogether.)  With blocks the Wilson intervals are taken at
+    n_eff = n / ``deff`` (the seats' mean generalized design effect, methods section 3).
     """
     k = len(wins)
     if k < 2 or n <= 0:
         return math.nan, math.nan
+    n_eff = n / deff if deff and math.isfinite(deff) and deff > 0 else float(n)
     z = float(sps.norm.ppf(1 - 0.025 / k))
-    low, high = stats.wilson_interval(np.asarray(wins, dtype=float), np.full(k, float(n)), z)
+    rates = np.asarray(wins, dtype=float) / n
+    low, high = stats.wilson_interval(rates * n_eff, np.full(k, n_eff), z)
     return float(1 - (high.max() - low.min())), float(1 - max(0.0, low.max() - high.min()))
 
 
 def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) -> pl.DataFrame:
-    """Per group: games, decided, truncated, tie_games; chi2, chi2_p, g, g_p, dof (equal chances);
-    balance with balance_low/high; best and worst position with max_gap; the first position's
-    win rate (first_rate with first_low/high) and ``first_advantage`` = first_rate - 1/players
-    (with first_adv_low/high), and ``ties`` (how ties were counted)."""
-    seats = _decided_seats(runs, position).collect()
+    """Per group: games, decided, truncated, excluded (truncated or errored), errored, tie_games, blocks;
+
+    * the design-aware test of equal chances (``inference.shares_test``): ``p_value`` with ``test``,
+      ``statistic``, ``df_num``/``df_den`` and ``deff`` (Hotelling's T² on the blocks' win-share
+      vectors with an F reference, or the chi-square where every block is one game); ``p_adjusted``
+      is Holm's over this table's groups (``family`` tests, ``correction``), the p value to use for
+      a verdict about "the least even group";
+    * chi2, chi2_p, g, g_p, dof: the plain chi-square and G tests, which treat every decided game as
+      independent (valid only where every block is one game; under rotation ``p_value`` replaces them);
+    * balance with balance_low/high (Wilson intervals at n_eff = decided / deff); best and worst
+      position with max_gap; the first position's win rate (first_rate with the cluster interval
+      first_low/high) and ``first_advantage`` = first_rate - 1/players (with first_adv_low/high);
+    * ``detectable_gap``: the smallest max-min gap between win rates the test finds with 80% power at
+      n_eff, ``games_to_halve``, and ``ties`` (how ties were counted)."""
+    design = _position_ints(inference.design_seats(runs), position).collect()
     games = runs.games().collect()
     rows = []
-    for key, frame in seats.group_by(list(by), maintain_order=True):
+    for key, all_seats in design.group_by(list(by), maintain_order=True):
+        frame = all_seats.filter(~pl.col("excluded"))
+        if not frame.height:
+            continue
         keyd = dict(zip(by, key, strict=True))
         mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
         g = games.filter(mask)
-        matrix, positions = _share_matrix(frame, position)
-        n_decided = matrix.shape[0]
-        wins = matrix.sum(axis=0)
+        y, m, positions = _block_matrix(frame, position)
+        n_decided = int(m.sum())
+        wins = y.sum(axis=0)
         rates = wins / n_decided if n_decided else np.full(len(wins), math.nan)
         test = stats.equal_chances_test(wins)
-        b_low, b_high = balance_interval(wins, n_decided)
+        design_test = inference.shares_test(y, m)
+        deff = float(design_test.deff)
+        b_low, b_high = balance_interval(wins, n_decided, deff)
         players = int(keyd.get("players", len(positions)) or len(positions))
-        first_low, first_high = stats.wilson_interval(wins[0], n_decided)
+        first = inference.cluster_proportion(y[:, 0], m)
         best, worst = int(np.argmax(rates)), int(np.argmin(rates))
         ties = int(g.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
+        excluded = all_seats.filter(pl.col("excluded")).select("run", "game_id").unique().height
+        errored = int(g["errored"].fill_null(False).sum()) if "errored" in g.columns else 0
         rows.append(
             {
                 **keyd,
@@ -132,7 +180,16 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
                 "games": g.height,
                 "decided": n_decided,
                 "truncated": int(g["truncated"].sum()),
+                "excluded": excluded,
+                "errored": errored,
                 "tie_games": ties,
+                "blocks": int(design_test.clusters),
+                "p_value": float(design_test.p_value),
+                "test": design_test.test,
+                "statistic": float(design_test.statistic),
+                "df_num": float(design_test.df_num),
+                "df_den": float(design_test.df_den),
+                "deff": deff,
                 "chi2": test.chi2,
                 "chi2_p": test.chi2_p,
                 "g": test.g,
@@ -148,16 +205,25 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
                 "max_gap": float(rates[best] - rates[worst]),
                 "first": str(positions[0]),
                 "first_rate": float(rates[0]),
-                "first_low": float(first_low),
-                "first_high": float(first_high),
+                "first_low": float(first.low),
+                "first_high": float(first.high),
                 "first_advantage": float(rates[0] - 1.0 / players),
-                "first_adv_low": float(first_low - 1.0 / players),
-                "first_adv_high": float(first_high - 1.0 / players),
+                "first_adv_low": float(first.low - 1.0 / players),
+                "first_adv_high": float(first.high - 1.0 / players),
+                "detectable_gap": inference.detectable_gap(n_decided, len(positions), deff),
                 "games_to_halve": 4 * n_decided,
                 "ties": TIES_NOTE,
             }
         )
-    return pl.DataFrame(rows)
+    table = pl.DataFrame(rows)
+    if not table.height:
+        return table
+    adjusted = inference.adjust(table["p_value"].to_numpy(), GROUP_CORRECTION)
+    return table.with_columns(
+        pl.Series("p_adjusted", adjusted.p_adjusted),
+        pl.lit(adjusted.family).alias("family"),
+        pl.lit(adjusted.method).alias("correction"),
+    )
 
 
 def game_lengths(runs: Runs) -> tuple[pl.DataFrame, str]:
@@ -204,12 +270,14 @@ def compare_variants(
       a permutation test of it (game labels shuffled); ``homogeneity_p`` adds a chi-square test of
       whether the seats' share of the wins differs at all between the two (a changed pattern can
       keep the same gap).
-    * ``game_length`` (``rounds`` when the records have it, else decisions): Cohen's d, Welch t.
-    * ``truncated_rate``: Cohen's h, two-proportion z.
+    * ``game_length`` (``rounds`` when the records have it, else decisions), Cohen's d, and
+      ``truncated_rate``, Cohen's h: the interval and test know the design (``_design_comparison``):
+      paired by block where the two share their deals (the same game seeds), else a cluster-robust
+      difference; ``games`` and ``blocks`` say what they stand on.
     """
     seats = runs.seats().collect()
     lengths, unit = game_lengths(runs)
-    games = runs.games().collect().join(lengths, on=["run", "game_id"], how="left")
+    games = inference.design_games(runs).collect().join(lengths, on=["run", "game_id"], how="left")
     length = "length"
     rows = []
     for gkey, gframe in games.group_by(list(by), maintain_order=True):
@@ -238,7 +306,7 @@ def compare_variants(
                     "metric": f"game_length ({unit})",
                     "base_estimate": float(base_games[length].mean()),
                     "estimate": float(other_games[length].mean()),
-                    **_comparison(comp),
+                    **_design_comparison(base_games, other_games, length, comp),
                 }
             )
             comp = stats.two_proportions(
@@ -253,7 +321,7 @@ def compare_variants(
                     "metric": "truncated_rate",
                     "base_estimate": float(base_games["truncated"].mean()),
                     "estimate": float(other_games["truncated"].mean()),
-                    **_comparison(comp),
+                    **_design_comparison(base_games, other_games, "truncated", comp),
                 }
             )
     return pl.DataFrame(rows) if rows else pl.DataFrame()
@@ -268,6 +336,55 @@ def _comparison(comp: stats.Comparison) -> dict:
         "effect_name": comp.effect_name,
         "p_value": comp.p_value,
         "test": comp.test,
+    }
+
+
+def _block_means(games: pl.DataFrame, value: str) -> pl.DataFrame:
+    """Per block: its ``game_seed`` (one deal), games ``m``, and sum ``y`` and squares ``q`` of ``value``."""
+    return inference.block_totals(games.with_columns(pl.col(value).cast(pl.Float64)), [], value).join(
+        games.group_by("block").agg(
+            pl.col("game_seed").first(), pl.col("game_seed").n_unique().alias("_seeds")
+        ),
+        on="block",
+    )
+
+
+def _design_comparison(base: pl.DataFrame, other: pl.DataFrame, value: str, effect: stats.Comparison) -> dict:
+    """``other - base`` of the mean of ``value`` per game, by the design (methods section 2):
+
+    * paired by block (``inference.paired_difference``) where the two sides hold the same deals, one
+      block per game seed on each side (variants of one study: same seed and seats);
+    * otherwise ``inference.cluster_difference`` of the two cluster-robust means.
+
+    The effect size (Cohen's d or h) is ``effect``'s; ``games`` and ``blocks`` count both sides."""
+    a, b = _block_means(base, value), _block_means(other, value)
+    one_deal = a["_seeds"].max() == 1 and b["_seeds"].max() == 1
+    paired = (
+        one_deal
+        and a.height > 1
+        and a["game_seed"].n_unique() == a.height == b.height == b["game_seed"].n_unique()
+        and set(a["game_seed"]) == set(b["game_seed"])
+    )
+    if paired:
+        a, b = a.sort("game_seed"), b.sort("game_seed")
+        diff = inference.paired_difference((a["y"] / a["m"]).to_numpy(), (b["y"] / b["m"]).to_numpy())
+        blocks = a.height
+    else:
+        ea, eb = (
+            inference.cluster_mean(f["y"].to_numpy(), f["m"].to_numpy(), f["q"].to_numpy()) for f in (a, b)
+        )
+        diff = inference.cluster_difference(ea, eb)
+        blocks = a.height + b.height
+    return {
+        "diff": float(diff.estimate),
+        "diff_low": float(diff.low),
+        "diff_high": float(diff.high),
+        "effect": effect.effect,
+        "effect_name": effect.effect_name,
+        "p_value": float(diff.p_value),
+        "test": diff.test,
+        "games": base.height + other.height,
+        "blocks": blocks,
     }
 
 

@@ -4,8 +4,10 @@
     seats = scan("results/mainland-demo", "seats").collect()
     print(strategy_win_rates("results/mainland-demo"))
 
-Win rates are mean win shares (a k-way tie gives each winner 1/k; truncated games give 0)
-with a 95% Wilson score interval computed by formula.
+Win rates are mean win shares over decided games (a k-way tie gives each winner 1/k); truncated
+and errored games have no winner and are left out, as everywhere in ``analysis`` (their count is
+the ``excluded`` column).  The 95% interval knows the design: Wilson's at n_eff = n / DEFF over the
+run's blocks (``analysis.inference.cluster_proportion``); ``wilson`` is the plain formula.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis import inference
 from sim.errors import SkaldError
 
 TABLES: tuple[str, ...] = ("games", "seats", "turns")
@@ -42,21 +45,25 @@ def wilson(rate: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]
     return (centre - half).clip(0.0, 1.0), (centre + half).clip(0.0, 1.0)
 
 
-def _rates(frame: pl.LazyFrame, by: str) -> pl.DataFrame:
-    grouped = frame.group_by(by).agg(
-        pl.len().cast(pl.Int64).alias("games"),
-        pl.col("win_share").sum().alias("wins"),
-        pl.col("win_share").mean().alias("win_rate"),
-    )
-    low, high = wilson(pl.col("win_rate"), pl.col("games").cast(pl.Float64))
-    return grouped.with_columns(low.alias("ci_low"), high.alias("ci_high")).sort(by).collect()
+def _rates(results_dir: str | Path, by: str) -> pl.DataFrame:
+    """Per ``by`` value: ``inference.proportions_by`` of the win shares of decided games, and
+    ``excluded`` (seat rows of truncated or errored games left out)."""
+    from analysis.runs import open_runs  # analysis.runs reads its parts with ``scan``, above
+
+    design = inference.design_seats(open_runs(results_dir))
+    rates = inference.proportions_by(design.filter(~pl.col("excluded")), [by])
+    excluded = design.group_by(by).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
+    # a value seen only in excluded games keeps its row, with null rates
+    return excluded.join(rates, on=by, how="left").select(*rates.columns, "excluded").sort(by)
 
 
 def seat_win_rates(results_dir: str | Path) -> pl.DataFrame:
-    """Per seat: games, wins (summed win share), win_rate, ci_low, ci_high."""
-    return _rates(scan(results_dir, "seats"), "seat")
+    """Per seat: games (decided), wins (summed win share), win_rate, ci_low, ci_high, excluded
+    (truncated or errored games left out), blocks, se, deff, n_eff and interval_note."""
+    return _rates(results_dir, "seat")
 
 
 def strategy_win_rates(results_dir: str | Path) -> pl.DataFrame:
-    """Per strategy spec: seat-games (``games``), wins, win_rate, ci_low, ci_high."""
-    return _rates(scan(results_dir, "seats"), "strategy")
+    """Per strategy spec: decided seat-games (``games``), wins, win_rate, ci_low, ci_high, excluded
+    (seat-games of truncated or errored games), blocks, se, deff, n_eff and interval_note."""
+    return _rates(results_dir, "strategy")

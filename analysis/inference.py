@@ -1,0 +1,531 @@
+"""Inference that knows the design: the block is the independent unit (reference/analysis-methods.md).
+
+Under ``--seats rotate`` and ``exhaustive`` the games of one block replay one deal under every seat
+arrangement, so their outcomes are correlated; under ``random`` and ``fixed`` every game is its own
+block (methods section 1).  Every function here works on *block totals*, with the blocks on the last
+axis (and the positions after them where there are several), and broadcasts over any leading axes:
+the analysis calls them on one group's blocks, the calibration suite (``tests/test_calibration.py``)
+on a thousand replicates at once.
+
+* ``seats_modes``, ``with_blocks``, ``design_seats``, ``design_games``: the ``block`` column, and the
+  ``excluded`` flag of truncated and errored games.
+* ``cluster_proportion`` / ``cluster_mean``: the ratio estimator with its block-total standard error,
+  the design effect (DEFF), n_eff = n / DEFF, a Wilson-style interval on n_eff (proportions) or a t
+  interval with B - 1 degrees of freedom (means); ``proportions_by`` applies it per group of a frame.
+* ``paired_difference``: variants run on the same seeds and seats, paired by block (t on the
+  per-block differences); ``cluster_difference``: two sets of different blocks.
+* ``shares_test``: seat balance, Hotelling's T² (a cluster-robust Wald test, F reference) on the
+  blocks' win-share vectors, or the plain chi-square where every block is one game; the same test
+  is the right one where each category appears once per game (methods section 4).
+* ``adjust``: Holm or Benjamini-Hochberg over a named family of tests (statsmodels ``multipletests``).
+* ``detectable_gap`` / ``games_needed``: power of the equal-chances chi-square at n_eff = n / DEFF.
+* ``data_rng``: a generator seeded from the data's identity, for any resampling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+from scipy import optimize
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+from analysis import stats
+
+if TYPE_CHECKING:
+    from analysis.runs import Runs
+
+#: seat modes whose games share a deal within a block of ``base_game``
+BLOCK_MODES: tuple[str, ...] = ("rotate", "exhaustive")
+#: what a manifest without ``config.seats`` ran under (``skald run``'s default)
+DEFAULT_MODE = "rotate"
+ALPHA = 0.05
+METHODS = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+
+Array = np.ndarray
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def block_key(seats_mode: str) -> str:
+    """The column that names a game's block within its run (methods section 1): ``base_game`` under
+    ``rotate``/``exhaustive`` (one deal replayed under every arrangement), ``game_id`` under ``random``
+    and ``fixed`` (every game its own deal; there ``base_game`` equals ``game_id`` anyway)."""
+    return "base_game" if seats_mode in BLOCK_MODES else "game_id"
+
+
+def seats_modes(runs: Runs) -> dict[str, str]:
+    """Each run's seat mode from its manifest (``config.seats``; ``rotate`` where a manifest lacks it)."""
+    return {r.label: str(r.config.get("seats", DEFAULT_MODE)) for r in runs}
+
+
+def with_blocks(frame: pl.LazyFrame, modes: Mapping[str, str]) -> pl.LazyFrame:
+    """``frame`` (with ``run``, ``game_id`` and ``base_game``) with a ``block`` column: ``"<run>#<n>"``
+    where n is the ``base_game`` or the ``game_id`` by the run's seat mode (``block_key``)."""
+    blocked = [run for run, mode in modes.items() if block_key(mode) == "base_game"]
+    number = pl.when(pl.col("run").is_in(blocked)).then(pl.col("base_game")).otherwise(pl.col("game_id"))
+    return frame.with_columns(
+        pl.concat_str([pl.col("run"), pl.lit("#"), number.cast(pl.String)]).alias("block")
+    )
+
+
+def _game_design(runs: Runs) -> pl.LazyFrame:
+    """Per game: ``run``, ``game_id``, ``base_game``, ``block`` and ``excluded`` (truncated or errored)."""
+    games = runs.raw("games")
+    errored = (
+        pl.col("errored").fill_null(False) if "errored" in games.collect_schema().names() else pl.lit(False)
+    )
+    frame = games.select(
+        "run",
+        "game_id",
+        "base_game",
+        (pl.col("truncated").fill_null(False) | errored).alias("excluded"),
+        errored.alias("errored"),
+    )
+    return with_blocks(frame, seats_modes(runs))
+
+
+def design_seats(runs: Runs) -> pl.LazyFrame:
+    """``Runs.seats()`` with the game's ``block``, ``base_game``, ``errored`` and ``excluded`` flags.
+
+    Truncated and errored games have no winner: every rate leaves them out (``excluded``) and
+    counts them beside the rate (issue 15, item 6)."""
+    return runs.seats().join(_game_design(runs).drop("errored"), on=["run", "game_id"], how="left")
+
+
+def design_games(runs: Runs) -> pl.LazyFrame:
+    """``Runs.games()`` with ``block`` and ``excluded`` (truncated or errored)."""
+    design = _game_design(runs).select("run", "game_id", "block", "excluded")
+    return runs.games().join(design, on=["run", "game_id"], how="left")
+
+
+def data_rng(identity: Iterable[tuple[str, str]], name: str) -> np.random.Generator:
+    """A generator seeded from the data's identity (methods section 7): the sorted ``(run, rules_hash)``
+    pairs and the name of what resamples, so the same records always draw the same numbers."""
+    digest = hashlib.sha256(name.encode())
+    for run, rules_hash in sorted(set(identity)):
+        digest.update(f"\0{run}\0{rules_hash}".encode())
+    return np.random.default_rng(int.from_bytes(digest.digest()[:8], "little"))
+
+
+# --------------------------------------------------------------------------- rates and means
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A proportion or mean from block totals, with its design effect and interval.
+
+    ``low``/``high`` are nan where the interval is undefined (``note`` says why); ``games`` and
+    ``clusters`` (blocks) count what went in, ``excluded`` the truncated and errored games left out."""
+
+    estimate: Array
+    se: Array
+    deff: Array
+    n_eff: Array
+    low: Array
+    high: Array
+    games: Array
+    clusters: Array
+    excluded: Array
+    floored: Array  # the DEFF estimate was raised to its floor, or an all-or-none proportion
+    method: str
+
+
+def _ratio(y: Array, m: Array) -> tuple[Array, Array, Array, Array]:
+    """(estimate, se, n, B) of the ratio Σ y_b / Σ m_b over blocks with m_b > 0 (methods section 2):
+    SE² = B/(B − 1) · Σ (y_b − p̂ m_b)² / (Σ m_b)²; nan se below two blocks."""
+    y = np.asarray(y, dtype=float)
+    m = np.asarray(m, dtype=float)
+    n = m.sum(axis=-1)
+    b = np.count_nonzero(m > 0, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.where(n > 0, y.sum(axis=-1) / np.where(n > 0, n, 1), np.nan)
+        resid = y - est[..., None] * m
+        se2 = b / np.where(b > 1, b - 1, 1) * (resid**2).sum(axis=-1) / np.where(n > 0, n, 1) ** 2
+    return est, np.sqrt(np.where(b > 1, se2, np.nan)), n, b
+
+
+def _t95(blocks: Array) -> Array:
+    """The two-sided 95% t quantile with B − 1 degrees of freedom (nan below two blocks)."""
+    df = np.asarray(blocks, dtype=float) - 1
+    return np.where(df >= 1, sps.t.ppf(0.975, np.where(df >= 1, df, 1)), np.nan)
+
+
+def cluster_proportion(y: Array, m: Array, excluded: Array | int = 0) -> Estimate:
+    """A rate from block totals: ``y`` the summed successes (win shares) and ``m`` the decided games
+    of each block (last axis).
+
+    * estimate and SE: the ratio estimator (methods section 2); DEFF = SE² / (p̂(1 − p̂)/n).
+    * interval: Wilson's score interval at n_eff = n / DEFF with the t quantile on B − 1 df in place
+      of z, since few blocks make the SE itself uncertain (section 2, "few blocks").
+    * never zero width: a DEFF estimate below 1/m̄ (m̄ = games per block) is raised to 1/m̄, since
+      blocks that barely vary give a noisy near-zero estimate; an all-or-none rate (p̂ = 0 or 1) has
+      no DEFF estimate and takes n_eff = B, one observation per block (as if the block's games were
+      fully correlated), so its interval is Wilson's (close to the rule of three) on B.
+    * fewer than two blocks: the uninformative [0, 1].
+    """
+    est, se, n, b = _ratio(y, m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        naive = est * (1 - est) / np.where(n > 0, n, 1)
+        deff_raw = se**2 / naive
+        floor = b / np.where(n > 0, n, 1)  # 1 / m̄
+        extreme = (est <= 0) | (est >= 1)
+        floored = extreme | (deff_raw < floor)
+        deff = np.where(extreme, np.nan, np.maximum(deff_raw, floor))
+        n_eff = np.where(extreme, b, n / deff)
+    t = _t95(b)
+    low, high = stats.wilson_interval(est * n_eff, n_eff, np.where(np.isnan(t), 1.0, t))
+    few = (b < 2) | np.isnan(est)
+    low, high = np.where(few, 0.0, low), np.where(few, 1.0, high)
+    return Estimate(
+        est,
+        se,
+        deff,
+        n_eff,
+        low,
+        high,
+        n,
+        b,
+        np.asarray(excluded),
+        floored & ~few,
+        "cluster Wilson (t, B-1 df)",
+    )
+
+
+def cluster_mean(y: Array, m: Array, q: Array, excluded: Array | int = 0) -> Estimate:
+    """A mean from block totals: ``y`` the summed values, ``m`` the games and ``q`` the summed squares
+    of each block (last axis).
+
+    The ratio estimator and its block-total SE (methods section 2), DEFF = SE² / (s²/n) with s² the
+    games' sample variance, and a t interval with B − 1 df.  A DEFF estimate below 1/m̄ is raised to
+    1/m̄ (as for ``cluster_proportion``).  Where the games do not vary at all (s² = 0) the interval
+    is undefined (nan bounds, ``floored``) rather than [x, x]; so it is below two blocks.
+    """
+    est, se, n, b = _ratio(y, m)
+    q = np.asarray(q, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s2 = (q.sum(axis=-1) - n * est**2) / (n - 1)
+        s2 = np.where(s2 > 1e-12 * np.maximum(q.sum(axis=-1) / n, 1e-300), s2, 0.0)
+        naive = s2 / n
+        deff_raw = se**2 / naive
+        floor = b / n
+        flat = s2 <= 0
+        floored = flat | (deff_raw < floor)
+        deff = np.where(flat, np.nan, np.maximum(deff_raw, floor))
+        se_used = np.sqrt(deff * naive)
+        half = _t95(b) * se_used
+        n_eff = n / deff
+    return Estimate(
+        est,
+        se_used,
+        deff,
+        n_eff,
+        est - half,
+        est + half,
+        n,
+        b,
+        np.asarray(excluded),
+        floored,
+        "cluster t (B-1 df)",
+    )
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference (b − a) with its 95% interval and two-sided p value; nan where undefined."""
+
+    estimate: Array
+    se: Array
+    low: Array
+    high: Array
+    p_value: Array
+    df: Array
+    clusters: Array
+    test: str
+
+
+def _t_result(diff: Array, se: Array, df: Array, clusters: Array, test: str) -> Difference:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = (se > 0) & (df >= 1)
+        dfs = np.where(ok, df, 1.0)
+        t = np.where(ok, np.abs(diff) / np.where(ok, se, 1), np.nan)
+        same = (se == 0) & (df >= 1) & (diff == 0)  # every block gave the same, zero, difference
+        p = np.where(ok, 2 * sps.t.sf(t, dfs), np.where(same, 1.0, np.nan))
+        half = np.where(ok, sps.t.ppf(0.975, dfs) * se, np.nan)
+    return Difference(diff, se, diff - half, diff + half, p, df, clusters, test)
+
+
+def paired_difference(a: Array, b: Array) -> Difference:
+    """Paired comparison of two variants run on the same seeds and seats (methods section 2).
+
+    ``a[..., i]`` and ``b[..., i]`` are the two variants' means (or rates) in matched block i (the
+    same ``base_game``).  The estimate is the mean of d_i = b_i − a_i, with a t interval and test on
+    B − 1 df.  The pairing removes the deal's variance.  Where every d_i is equal the SE is 0: the
+    interval is undefined (nan) and p is 1 when that common difference is 0, nan otherwise."""
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    k = d.shape[-1]
+    diff = d.mean(axis=-1)
+    spread = d.max(axis=-1) - d.min(axis=-1)
+    se = d.std(axis=-1, ddof=1) / math.sqrt(k) if k > 1 else np.full(diff.shape, np.nan)
+    se = np.where(spread > 0, se, 0.0)  # equal differences: exactly 0, not rounding noise
+    return _t_result(diff, se, np.asarray(k - 1.0), np.asarray(k), "paired t on block differences")
+
+
+def cluster_difference(a: Estimate, b: Estimate) -> Difference:
+    """``b − a`` for two estimates on *different* blocks: SE = √(SE_a² + SE_b²), a t reference with
+    Welch-Satterthwaite degrees of freedom built from each side's B − 1."""
+    va, vb = np.asarray(a.se, dtype=float) ** 2, np.asarray(b.se, dtype=float) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = (va + vb) ** 2 / (va**2 / (a.clusters - 1) + vb**2 / (b.clusters - 1))
+    diff = np.asarray(b.estimate, dtype=float) - np.asarray(a.estimate, dtype=float)
+    return _t_result(
+        diff, np.sqrt(va + vb), df, a.clusters + b.clusters, "cluster-robust t (Satterthwaite df)"
+    )
+
+
+# --------------------------------------------------------------------------- seat balance
+
+
+@dataclass(frozen=True)
+class SharesTest:
+    """A test that k positions (seats, or categories present once per game) share the wins equally."""
+
+    statistic: Array
+    p_value: Array
+    df_num: Array
+    df_den: Array  # nan for the chi-square
+    deff: Array  # Rao-Scott mean generalized design effect (1 for the chi-square on single games)
+    games: Array
+    clusters: Array
+    test: str
+
+
+def generalized_deff(y: Array, m: Array) -> Array:
+    """The Rao-Scott first-order design effect (methods section 3): the mean eigenvalue of the
+    clustered covariance of the k − 1 free shares against the multinomial one under equal chances,
+    trace(P0⁻¹ V) / (k − 1)."""
+    y = np.asarray(y, dtype=float)
+    k = y.shape[-1]
+    cov, _, n, _ = _share_cov(y, m)
+    p0 = np.full(k - 1, 1.0 / k)
+    null = np.diag(p0) - np.outer(p0, p0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.linalg.solve(np.broadcast_to(null, cov.shape), cov) * n[..., None, None]
+    return np.trace(ratio, axis1=-2, axis2=-1) / (k - 1)
+
+
+def _share_cov(y: Array, m: Array) -> tuple[Array, Array, Array, Array]:
+    """(clustered covariance of the first k − 1 shares, the shares, n, B) by the ratio estimator."""
+    y = np.asarray(y, dtype=float)
+    m = np.asarray(m, dtype=float)
+    n = m.sum(axis=-1)
+    b = np.count_nonzero(m > 0, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shares = y.sum(axis=-2) / n[..., None]
+        resid = (y - shares[..., None, :] * m[..., None])[..., :-1]
+        scale = b / np.where(b > 1, b - 1, 1) / n**2
+        cov = np.einsum("...bi,...bj->...ij", resid, resid) * scale[..., None, None]
+    return cov, shares, n, b
+
+
+def shares_test(y: Array, m: Array) -> SharesTest:
+    """Do k positions win equal shares?  ``y[..., b, i]`` are block b's summed win shares of position
+    i and ``m[..., b]`` its decided games.
+
+    * Where every block is one game (``random``/``fixed`` seats, or one distinct arrangement), the
+      Pearson chi-square goodness-of-fit test with k − 1 df (methods section 3, independent games).
+    * Otherwise Hotelling's T² on the blocks' share vectors: the cluster-robust Wald statistic
+      W = d' V⁻¹ d of the k − 1 free shares' deviations d from 1/k, with V the block-total covariance
+      (with equal block sizes W is exactly Hotelling's T² on the block means), referred to
+      F(r, B − r) after scaling by (B − r) / ((B − 1) r), r the rank of V (k − 1 unless the blocks
+      never vary in some direction).  Where V is 0 (no block differs) p is 1 if the shares are equal
+      and nan otherwise; below r + 1 blocks, nan.
+
+    The same test answers "does the winning category follow 1/k" where every category is present
+    once per game (tribes, drafted territories; methods section 4): a 2×k table of wins and losses
+    (``stats.rates_independence_test``) is the wrong model there.
+    """
+    y = np.asarray(y, dtype=float)
+    m = np.asarray(m, dtype=float)
+    k = y.shape[-1]
+    if np.all(m <= 1):
+        wins = y.sum(axis=-2)
+        total = wins.sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            expected = total[..., None] / k
+            chi2 = ((wins - expected) ** 2 / expected).sum(axis=-1)
+        chi2 = np.where(total > 0, chi2, np.nan)
+        ones = np.ones(chi2.shape)
+        n = m.sum(axis=-1)
+        return SharesTest(
+            chi2, sps.chi2.sf(chi2, k - 1), (k - 1) * ones, np.nan * ones, ones, n, n, "chi-square"
+        )
+    cov, shares, n, b = _share_cov(y, m)
+    d = shares[..., :-1] - 1.0 / k
+    w, vec = np.linalg.eigh(np.nan_to_num(cov))
+    tol = 1e-10 * np.maximum(w.max(axis=-1, keepdims=True), 1e-300)
+    keep = w > tol
+    proj = np.einsum("...ji,...j->...i", vec, d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wald = np.where(keep, proj**2 / np.where(keep, w, 1), 0.0).sum(axis=-1)
+        r = keep.sum(axis=-1)
+        ok = (r > 0) & (b > r)
+        f = np.where(ok, wald * (b - r) / ((b - 1) * np.where(r > 0, r, 1)), np.nan)
+        p = np.where(ok, sps.f.sf(f, np.where(r > 0, r, 1), np.where(ok, b - r, 1)), np.nan)
+    flat = (r == 0) & (b >= 2)
+    p = np.where(flat, np.where(np.abs(d).max(axis=-1) < 1e-12, 1.0, np.nan), p)
+    return SharesTest(
+        np.where(flat, 0.0, f),
+        p,
+        r.astype(float),
+        (b - r).astype(float),
+        generalized_deff(y, m),
+        n,
+        b,
+        "Hotelling T² on blocks (F)",
+    )
+
+
+def one_per_game_test(wins: Sequence[float] | Array) -> SharesTest:
+    """The test where each of k categories appears exactly once per game (methods section 4): the
+    winning category is one multinomial draw per game, so a goodness-of-fit chi-square of the
+    categories' summed win shares against 1/k with k − 1 df (``shares_test`` on single-game blocks).
+    ``wins[..., i]``: category i's summed win shares over independent games."""
+    w = np.asarray(wins, dtype=float)
+    return shares_test(w[..., None, :], np.ones((*w.shape[:-1], 1)))
+
+
+# --------------------------------------------------------------------------- many tests
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    """Adjusted p values of one family of tests, its size (tests with a p value) and the method."""
+
+    p_adjusted: Array
+    family: int
+    method: str
+
+
+def adjust(p_values: Sequence[float] | Array, method: str = "holm") -> Adjusted:
+    """Holm (``"holm"``, family-wise error) or Benjamini-Hochberg (``"fdr_bh"``, false discovery rate)
+    adjusted p values over one family (methods section 5), via statsmodels ``multipletests``.
+    nan p values stay nan and are not counted in the family."""
+    if method not in METHODS:
+        raise ValueError(f"unknown correction {method!r} (allowed: {', '.join(METHODS)})")
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], alpha=ALPHA, method=method)[1]
+    return Adjusted(out, int(ok.sum()), METHODS[method])
+
+
+# --------------------------------------------------------------------------- power
+
+
+def _lambda_needed(k: int, alpha: float, power: float) -> float:
+    """The noncentrality at which the chi-square test on k − 1 df reaches ``power`` at level ``alpha``."""
+    crit = sps.chi2.ppf(1 - alpha, k - 1)
+    return float(optimize.brentq(lambda lam: sps.ncx2.sf(crit, k - 1, lam) - power, 1e-9, 1e4))
+
+
+def _w2_per_gap2(k: int) -> float:
+    """Cohen's w² per squared max−min gap for one seat up by δ, the rest down δ/(k − 1) each:
+    w² = k²δ²/(k − 1) and gap = δ·k/(k − 1), so w² = (k − 1)·gap²."""
+    return float(k - 1)
+
+
+def detectable_gap(
+    games: float, k: int, deff: float = 1.0, alpha: float = ALPHA, power: float = 0.8
+) -> float:
+    """The smallest max−min gap between seat win rates that the equal-chances chi-square finds with
+    probability ``power`` (methods section 6): one seat up by δ, the rest down evenly, noncentral
+    chi-square with λ = N·w², N replaced by n_eff = games / DEFF.  nan without games or seats."""
+    if k < 2 or not games or games <= 0 or not deff or not math.isfinite(deff) or deff <= 0:
+        return math.nan
+    return math.sqrt(_lambda_needed(k, alpha, power) / (games / deff) / _w2_per_gap2(k))
+
+
+def games_needed(gap: float, k: int, deff: float = 1.0, alpha: float = ALPHA, power: float = 0.8) -> float:
+    """Decided games the equal-chances chi-square needs to find a max−min seat gap ``gap`` with
+    probability ``power`` (the inverse of ``detectable_gap``, times DEFF)."""
+    if k < 2 or gap <= 0:
+        return math.nan
+    return math.ceil(deff * _lambda_needed(k, alpha, power) / (_w2_per_gap2(k) * gap**2))
+
+
+# --------------------------------------------------------------------------- frames
+
+#: the columns ``proportions_by`` adds after its keys
+RATE_COLUMNS: dict[str, pl.DataType] = {
+    "games": pl.Int64(),
+    "wins": pl.Float64(),
+    "win_rate": pl.Float64(),
+    "ci_low": pl.Float64(),
+    "ci_high": pl.Float64(),
+    "se": pl.Float64(),
+    "deff": pl.Float64(),
+    "n_eff": pl.Float64(),
+    "blocks": pl.Int64(),
+    "interval_note": pl.String(),
+}
+
+
+def block_totals(frame: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], value: str) -> pl.DataFrame:
+    """Per ``keys`` and ``block``: ``y`` (sum of ``value``), ``m`` (rows) and ``q`` (sum of squares)."""
+    return (
+        frame.lazy()
+        .group_by([*keys, "block"])
+        .agg(
+            pl.col(value).cast(pl.Float64).sum().alias("y"),
+            pl.len().cast(pl.Float64).alias("m"),
+            (pl.col(value).cast(pl.Float64) ** 2).sum().alias("q"),
+        )
+        .sort([*keys, "block"])
+        .collect()
+    )
+
+
+def proportions_by(
+    frame: pl.DataFrame | pl.LazyFrame, keys: Sequence[str], value: str = "win_share"
+) -> pl.DataFrame:
+    """Per ``keys``: ``cluster_proportion`` of ``value`` over the rows of ``frame`` (which must carry a
+    ``block`` column and hold only decided games): games (rows), wins, win_rate, ci_low, ci_high, se,
+    deff, n_eff, blocks and ``interval_note`` (empty unless a rule of ``cluster_proportion`` applied)."""
+    totals = block_totals(frame, keys, value)
+    rows = []
+    for key, group in totals.group_by(list(keys), maintain_order=True):
+        est = cluster_proportion(group["y"].to_numpy(), group["m"].to_numpy())
+        p = float(est.estimate)
+        note = ""
+        if bool(est.floored):
+            note = (
+                "all or none: n_eff = blocks"
+                if p in (0.0, 1.0)
+                else "blocks barely vary: DEFF floored at 1/m"
+            )
+        rows.append(
+            (
+                *key,
+                int(est.games),
+                float(group["y"].sum()),
+                p,
+                float(est.low),
+                float(est.high),
+                float(est.se),
+                float(est.deff),
+                float(est.n_eff),
+                int(est.clusters),
+                note,
+            )
+        )
+    schema = {**{k: totals.schema[k] for k in keys}, **RATE_COLUMNS}
+    return pl.DataFrame(rows, schema=schema, orient="row")
