@@ -217,17 +217,21 @@ class Runs:
         )
 
     def games(self) -> pl.LazyFrame:
-        """Games with run columns and the strategy ``mix``."""
-        return self.raw("games").join(self._mix.lazy(), on=["run", "game_id"], how="left")
+        """Games with run columns and the strategy ``mix``, in the order of the records (runs in folder
+        order, then each run's parts)."""
+        return self.raw("games").join(
+            self._mix.lazy(), on=["run", "game_id"], how="left", maintain_order="left"
+        )
 
     def seats(self) -> pl.LazyFrame:
         """Seats joined with their game's ``players``, ``decisions``, ``truncated``, ``rules_hash`` and
-        ``mix``."""
+        ``mix``, in the order of the records (a join's default order is not fixed from one call to the
+        next)."""
         games = self.raw("games").select("run", "game_id", "players", "decisions", "truncated", "rules_hash")
         return (
             self.raw("seats")
-            .join(games, on=["run", "game_id"], how="left")
-            .join(self._mix.lazy(), on=["run", "game_id"], how="left")
+            .join(games, on=["run", "game_id"], how="left", maintain_order="left")
+            .join(self._mix.lazy(), on=["run", "game_id"], how="left", maintain_order="left")
         )
 
     def turns(self) -> pl.LazyFrame:
