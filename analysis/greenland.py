@@ -367,7 +367,9 @@ def conversion_variants(runs: Runs) -> pl.DataFrame:
         a = frame.filter(pl.col("run") == base_run.label).select(cols)
         b = frame.filter(pl.col("run") == any_run.label)
         tags = b.select(TAGS).row(0, named=True) if b.height else {}
-        joined = a.join(b.select(cols), on=["game_id", "seat", "strategy"], suffix="_any")
+        joined = a.join(
+            b.select(cols), on=["game_id", "seat", "strategy"], suffix="_any", maintain_order="left"
+        )
         groups = [("all", joined)] + [
             (s, joined.filter(pl.col("strategy") == s)) for s in sorted(joined["strategy"].unique().to_list())
         ]
@@ -470,7 +472,7 @@ def game_length(runs: Runs) -> pl.DataFrame:
         g.games().group_by("run").agg(pl.col("truncated").sum().cast(pl.Int64).alias("truncated")).collect()
     )
     full = games.group_by("run").agg(pl.col("generations").max().alias("_full"))
-    games = games.join(full, on="run")
+    games = games.join(full, on="run", maintain_order="left")
     rows = []
     for key, part in games.group_by(list(TAGS), maintain_order=True):
         mean, low, high = stats.mean_interval(part["generations"].cast(pl.Float64).to_numpy())

@@ -96,7 +96,8 @@ def score_spread(runs: Runs) -> pl.DataFrame:
 def holdings(runs: Runs, kind: str = "explore", min_games: int = 10) -> pl.DataFrame:
     """Per run and card held by at least ``min_games`` seats: ``kind`` "explore" (destinations,
     ``D<id><deck>``) or "develop" (Buildings, ``B<id>``): seats holding it (``held``), ``win_rate``
-    when held with Wilson ``ci_low``/``ci_high`` and ``expected`` (1/players), best first within a run."""
+    when held with Wilson ``ci_low``/``ci_high`` and ``expected`` (1/players), best first within a run
+    (cards with the same rate in card order)."""
     if kind not in ("explore", "develop"):
         raise SkaldError(
             f"holdings kind must be 'explore' (destinations) or 'develop' (Buildings), not {kind!r}"
@@ -105,7 +106,12 @@ def holdings(runs: Runs, kind: str = "explore", min_games: int = 10) -> pl.DataF
     chosen = _knarr(runs)
     if kind == "develop":
         chosen = Runs([r for r in chosen if has_expansion(r)])
-    out = _stack(chosen, lambda r: study.holdings(r.path, kind, min_games=min_games))
+    out = _stack(
+        chosen,
+        lambda r: study.holdings(r.path, kind, min_games=min_games).sort(
+            "win_share_when_held", "card", descending=[True, False]
+        ),
+    )
     if out.is_empty():
         return out
     return out.rename({"win_share_when_held": "win_rate"}).with_columns(

@@ -10,6 +10,8 @@ Every function works on plain numbers or numpy arrays so that it can be checked 
 * ``two_proportions``: difference of two proportions (Newcombe interval), Cohen's h and a z test.
 * ``two_means``: difference of two means, Cohen's d and Welch's t test.
 * ``gap_permutation_test``: does the largest gap between win rates differ between two sets of games?
+* ``data_seed`` and ``identity``: the seed of every resampling (bootstrap, permutation), from the
+  identity of the records it reads and the statistic's name, so the same records give the same page.
 * ``rates_independence_test``: do several groups share one win rate (chi-square test of independence)?
 * ``bradley_terry``: Bradley-Terry strengths fitted by Hunter's (2004) MM iterations.
 * ``games_to_halve``: an interval's half-width shrinks as 1/sqrt(n), so halving it takes 4x the games.
@@ -17,13 +19,19 @@ Every function works on plain numbers or numpy arrays so that it can be checked 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as sps
+
+if TYPE_CHECKING:
+    from analysis.runs import Run
 
 Z95 = 1.959963984540054
 
@@ -150,26 +158,83 @@ def two_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Comparison:
     return Comparison(diff, diff - z * se, diff + z * se, d, "Cohen's d", p, "Welch t")
 
 
+def identity(runs: Iterable[Run], labels: Collection[str] | None = None) -> list[tuple[str, str]]:
+    """The sorted ``(run_id, rules_hash)`` pairs of ``runs`` (only those whose label is in ``labels``, when
+    given): what records a statistic reads, whatever folder they lie in."""
+    return sorted(
+        {
+            (run_id(run), str(run.config.get("rules_hash", "")))
+            for run in runs
+            if labels is None or run.label in labels
+        }
+    )
+
+
+def run_id(run: Run) -> str:
+    """A run's identifier: the manifest's ``run`` (schema version 2 on), else a sha1 of
+    ``runs.fingerprint`` (configuration, totals and the bytes of the games table).  Unlike the run's
+    label it does not depend on the folder's name."""
+    from analysis.runs import fingerprint
+
+    name = run.manifest.get("run")
+    return str(name) if name else hashlib.sha1(fingerprint(run.path, run.manifest).encode()).hexdigest()
+
+
+def data_seed(data: object, *names: object) -> int:
+    """The seed of one resampling: a sha1 of ``data`` (the records' ``identity``, or the resampled values
+    themselves) and ``names`` (the statistic, its group and arguments), as a 64-bit integer.
+
+    Every bootstrap and permutation draws from ``np.random.default_rng(data_seed(...))``: the same
+    records give the same numbers from one report to the next, and two statistics never share a stream
+    unless they are the same statistic of the same records.  ``data`` and ``names`` may hold strings,
+    numbers, sequences and numpy arrays."""
+    digest = hashlib.sha1()
+    for part in (data, *names):
+        digest.update(_canonical(part))
+        digest.update(b"\x00")
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+def _canonical(value: object) -> bytes:
+    if isinstance(value, np.ndarray):
+        array = np.ascontiguousarray(value, dtype=float)
+        return b"%s:%s" % (repr(array.shape).encode(), array.tobytes())
+    if isinstance(value, (list, tuple)):
+        return b"[" + b",".join(_canonical(v) for v in value) + b"]"
+    return json.dumps(value, sort_keys=True, default=str).encode()
+
+
+def canonical_rows(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a (units x values) matrix in one fixed order (lexicographic), so a resampling of its
+    rows does not depend on the order the records were read in."""
+    m = np.asarray(matrix, dtype=float)
+    if m.ndim != 2 or len(m) < 2:
+        return m
+    return m[np.lexsort(m.T[::-1])]
+
+
 def _gap(rates: np.ndarray) -> np.ndarray:
     return rates.max(axis=-1) - rates.min(axis=-1)
 
 
-def gap_permutation_test(a: np.ndarray, b: np.ndarray, reps: int = 2000, seed: int = 0) -> float:
+def gap_permutation_test(a: np.ndarray, b: np.ndarray, reps: int = 2000, seed: int | None = None) -> float:
     """Two-sided permutation p-value for the difference in the largest win-rate gap between positions.
 
     ``a`` and ``b`` are (games x positions) matrices of win shares.  Under the null hypothesis the
     two sets of games are exchangeable, so the labels are shuffled ``reps`` times and the p-value is
     (1 + #{|gap_b* - gap_a*| >= |gap_b - gap_a|}) / (1 + reps).  nan when a set is empty or the
-    positions differ.
+    positions differ.  The games are put in one fixed order first (``canonical_rows``), and the
+    shuffles drawn from ``seed``, by default ``data_seed`` of the two matrices: the same games give the
+    same p-value in whatever order they come.
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a = canonical_rows(np.asarray(a, dtype=float))
+    b = canonical_rows(np.asarray(b, dtype=float))
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1] or not len(a) or not len(b):
         return math.nan
     observed = abs(float(_gap(b.mean(axis=0)) - _gap(a.mean(axis=0))))
     pooled = np.vstack([a, b])
     n, na = len(pooled), len(a)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(data_seed(a, b, "gap_permutation_test", reps) if seed is None else seed)
     # one row per shuffle: which games fall in the first set (as weights 1/na), the rest in the second
     order = np.argsort(rng.random((reps, n)), axis=1)
     in_a = np.zeros((reps, n), dtype=bool)

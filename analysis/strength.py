@@ -14,8 +14,11 @@ increases the likelihood at every step; and the model's P(i ahead of j) = p_i / 
 directly against the head-to-head matrix.  Multi-player results enter by *rank breaking* (every
 finished game is split into its pairwise orders), which makes the pairs of one game correlated, so
 the intervals come from a bootstrap that resamples whole games, not from the model's own standard
-errors.  Ratings are shown on the Elo scale (1500 + 400 log10 strength, geometric mean 1500): a
-200-point gap means the stronger one finishes ahead of the weaker about 76% of the time.
+errors.  The bootstrap of each group draws from a generator seeded from the identity of the records
+it reads (``stats.data_seed``), over the games in one fixed order, and ``ratings`` keeps its recent
+results: the same records give the same intervals in every report and in every section.  Ratings
+are shown on the Elo scale (1500 + 400 log10 strength, geometric mean 1500): a 200-point gap means
+the stronger one finishes ahead of the weaker about 76% of the time.
 
 **Score curves and lead changes** come from the turns table's ``scores`` list (every seat's score
 after each decision).  ``score_curves`` averages each strategy's score at the end of every round
@@ -31,14 +34,15 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.runs import Runs
+from analysis.runs import Runs, fingerprint
 from analysis.scores import summarize
 
 BOOTSTRAP = 200
 
 
 def pair_outcomes(runs: Runs, by: Sequence[str] = ("game",)) -> pl.DataFrame:
-    """One row per game and ordered pair of seats with different strategies: ``ahead`` is 1, 1/2 or 0."""
+    """One row per game and ordered pair of seats with different strategies: ``ahead`` is 1, 1/2 or 0.
+    Sorted by run, game and the two seats."""
     seats = (
         runs.seats()
         .filter(~pl.col("truncated"))
@@ -62,6 +66,7 @@ def pair_outcomes(runs: Runs, by: Sequence[str] = ("game",)) -> pl.DataFrame:
             .otherwise(0.0)
             .alias("ahead")
         )
+        .sort("run", "game_id", "seat", "seat_b")
         .collect()
     )
 
@@ -82,6 +87,9 @@ def head_to_head(runs: Runs, by: Sequence[str] = ("game",)) -> pl.DataFrame:
 
 
 def _fit_group(pairs: pl.DataFrame, reps: int, seed: int) -> pl.DataFrame:
+    """Ratings of one group's ``pairs`` (with a ``unit`` column naming each game's run by its identifier):
+    the games are resampled in the order of (unit, game_id), whatever order the rows came in."""
+    pairs = pairs.sort("unit", "game_id", "seat", "seat_b")
     names = sorted(set(pairs["strategy"].to_list()) | set(pairs["opponent"].to_list()))
     k = len(names)
     index = {n: i for i, n in enumerate(names)}
@@ -89,7 +97,7 @@ def _fit_group(pairs: pl.DataFrame, reps: int, seed: int) -> pl.DataFrame:
     b = pairs["opponent"].replace_strict(index, return_dtype=pl.Int64).to_numpy()
     ahead = pairs["ahead"].to_numpy()
     game_keys = (
-        pairs.select(pl.struct("run", "game_id").rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
+        pairs.select(pl.struct("unit", "game_id").rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
     )
     n_games = int(game_keys.max()) + 1 if len(game_keys) else 0
     cell = a * k + b
@@ -132,16 +140,49 @@ def _fit_group(pairs: pl.DataFrame, reps: int, seed: int) -> pl.DataFrame:
     )
 
 
-def ratings(runs: Runs, by: Sequence[str] = ("game",), reps: int = BOOTSTRAP, seed: int = 0) -> pl.DataFrame:
+#: the last few ``ratings`` tables, by what they were computed from (``_ratings_key``)
+_RATINGS: dict[tuple, pl.DataFrame] = {}
+
+
+def _ratings_key(runs: Runs, by: Sequence[str], reps: int, seed: int | None) -> tuple:
+    """What a ratings table is computed from: the kind of ``Runs`` (a subclass may add columns), every
+    run's label, folder and ``runs.fingerprint``, and the arguments."""
+    folders = tuple((r.label, str(r.path.resolve()), fingerprint(r.path, r.manifest)) for r in runs)
+    return (type(runs), folders, tuple(by), reps, seed)
+
+
+def ratings(
+    runs: Runs, by: Sequence[str] = ("game",), reps: int = BOOTSTRAP, seed: int | None = None
+) -> pl.DataFrame:
     """Bradley-Terry rating per group and strategy (Elo scale) with a 95% game-bootstrap interval.
 
     Columns: group keys, strategy, strength (geometric mean 1), rating, rating_low, rating_high,
     meetings (pairwise comparisons), games.  Sorted by rating, best first.
+
+    Each group's bootstrap is seeded with ``seed``, by default ``stats.data_seed`` of the identity of
+    the group's runs, the group and ``reps``.  The table is computed once for the same records and
+    arguments and then reused, so every section that shows a rating shows the same interval.
     """
-    pairs = pair_outcomes(runs, by)
+    key = _ratings_key(runs, by, reps, seed)
+    if key not in _RATINGS:
+        if len(_RATINGS) >= 8:
+            _RATINGS.pop(next(iter(_RATINGS)))
+        _RATINGS[key] = _ratings(runs, by, reps, seed)
+    return _RATINGS[key]
+
+
+def _ratings(runs: Runs, by: Sequence[str], reps: int, seed: int | None) -> pl.DataFrame:
+    ids = {r.label: stats.run_id(r) for r in runs}
+    pairs = pair_outcomes(runs, by).with_columns(pl.col("run").replace_strict(ids).alias("unit"))
     tables = []
     for key, frame in pairs.group_by(list(by), maintain_order=True):
-        table = _fit_group(frame, reps, seed)
+        labels = set(frame["run"].unique().to_list())
+        group_seed = (
+            stats.data_seed(stats.identity(runs, labels), "strength.ratings", list(by), list(key), reps)
+            if seed is None
+            else seed
+        )
+        table = _fit_group(frame, reps, group_seed)
         tables.append(table.with_columns(*[pl.lit(v).alias(c) for c, v in zip(by, key, strict=True)]))
     if not tables:
         return pl.DataFrame()
@@ -179,7 +220,13 @@ def score_curves(
     seats = runs.seats().select(
         "run", "game_id", "seat", "strategy", "game", "players", "variant", "mix", "truncated"
     )
-    frame = last.join(seats, on=["run", "game_id", "seat"]).filter(~pl.col("truncated"))
+    # one order for the sums, whatever the join gave (collected: a lazy sort before a group_by is dropped)
+    frame = (
+        last.join(seats, on=["run", "game_id", "seat"])
+        .filter(~pl.col("truncated"))
+        .sort("run", "game_id", "seat", x)
+        .collect()
+    )
     table = summarize(frame, "score_now", [*by, x])
     if min_share > 0 and table.height:
         table = table.filter(pl.col("n") >= min_share * pl.col("n").max().over(list(by)))

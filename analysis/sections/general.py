@@ -314,7 +314,7 @@ def variants_section(runs: Runs) -> Section | None:
 
 def precision_section(runs: Runs) -> Section:
     rates = balance.seat_balance(runs)
-    rated = strength.ratings(runs, ("game",), reps=100)
+    rated = strength.ratings(runs, ("game",))  # the strength section's table: one interval per rating
     rows = [
         {
             "estimate": f"{r['game']} {r['players']}p seat {r['seat']} win rate ({r['variant']})",
