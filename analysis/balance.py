@@ -16,11 +16,11 @@ The position column is ``seat`` for Mainland; pass ``position="start_position"``
 per-seat column) for games whose records name a start position (Graenaland).
 
 * ``seat_balance``: per group and position, win rate with its interval, DEFF, n_eff and blocks.
-* ``balance_tests``: per group, the design-aware test of equal chances (``p_value``: Hotelling's T²
-  on the blocks, or the chi-square where every block is one game; ``p_adjusted``: Holm over the
-  table's groups), the plain chi-square and G tests, the Balance metric (1 - largest pairwise
-  win-rate gap, with a simultaneous interval), first-player advantage, the smallest gap the sample
-  could detect, ties and excluded games.
+* ``balance_tests``: per group, the design-aware test of equal chances (``p_value``: the Rao-Scott
+  corrected chi-square on the blocks, or the chi-square where every block is one game;
+  ``p_adjusted``: Holm over the table's groups), the plain chi-square and G tests, the Balance
+  metric (1 - largest pairwise win-rate gap, with a simultaneous interval), first-player advantage,
+  the smallest gap the sample could detect, ties and excluded games.
 * ``compare_variants``: the same population under two or more rule variants (or any other
   key, e.g. two result folders via ``compare_folders``), side by side: seat-balance spread,
   game length, truncated games, with an effect size and a test of each difference.
@@ -138,8 +138,9 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
     """Per group: games, decided, truncated, excluded (truncated or errored), errored, tie_games, blocks;
 
     * the design-aware test of equal chances (``inference.shares_test``): ``p_value`` with ``test``,
-      ``statistic``, ``df_num``/``df_den`` and ``deff`` (Hotelling's T² on the blocks' win-share
-      vectors with an F reference, or the chi-square where every block is one game); ``p_adjusted``
+      ``statistic``, ``df_num``/``df_den`` and ``deff`` (the second-order Rao-Scott corrected chi-square
+      on the blocks' win shares, ``deff`` its mean generalized design effect, or the chi-square where
+      every block is one game); ``p_adjusted``
       is Holm's over this table's groups (``family`` tests, ``correction``), the p value to use for
       a verdict about "the least even group";
     * chi2, chi2_p, g, g_p, dof: the plain chi-square and G tests, which treat every decided game as

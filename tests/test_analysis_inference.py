@@ -111,21 +111,43 @@ def test_paired_difference_is_a_t_test_on_block_differences() -> None:
     assert float(same.p_value) == 1.0 and math.isnan(float(same.low))
 
 
+def _blocks_of_three(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """25 blocks of 3 games, 3 seats: each seat's wins per block."""
+    winners = np.random.default_rng(seed).integers(0, 3, size=(25, 3))
+    return np.stack([(winners == s).sum(axis=1) for s in range(3)], axis=-1).astype(float), np.full(25, 3.0)
+
+
+def test_rao_scott_second_order_by_hand() -> None:
+    """Methods section 3: "a Rao–Scott corrected chi-square, X² divided by the mean generalized design
+    effect (first order), or with a Satterthwaite-adjusted df (second order)"."""
+    y, m = _blocks_of_three(2)
+    result = inference.shares_test(y, m)
+    shares = (y / 3)[:, :2]
+    v = np.cov(shares, rowvar=False) / 25  # the ratio estimator's covariance with equal blocks
+    p0 = np.diag([1 / 3, 1 / 3]) - 1 / 9
+    lam = np.linalg.eigvals(np.linalg.solve(p0, v) * 75).real
+    a2 = lam.var() / lam.mean() ** 2
+    x2 = sps.chisquare(y.sum(axis=0)).statistic
+    assert float(result.deff) == pytest.approx(lam.mean())
+    assert float(result.statistic) == pytest.approx(x2 / (lam.mean() * (1 + a2)))
+    assert float(result.p_value) == pytest.approx(sps.chi2.sf(x2 / (lam.mean() * (1 + a2)), 2 / (1 + a2)))
+    assert result.test.startswith("Rao-Scott") and (int(result.games), int(result.clusters)) == (75, 25)
+    first = np.random.default_rng(3).integers(0, 4, size=25).astype(float)  # blocks of 3, two seats
+    two = inference.shares_test(np.stack([first, 3 - first], axis=-1), m)  # the square of a one-sample t
+    d = first / 3 - 0.5
+    assert float(two.p_value) == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue)
+
+
 def test_hotelling_matches_the_textbook_formula_on_equal_blocks() -> None:
     """Methods section 3: "Hotelling's T² on the blocks' seat win-share vectors (n − 1 dimensions, F
-    reference)"."""
-    rng = np.random.default_rng(2)
-    winners = rng.integers(0, 3, size=(25, 3))  # 25 blocks of 3 games, 3 seats
-    y = np.stack([(winners == s).sum(axis=1) for s in range(3)], axis=-1).astype(float)
-    m = np.full(25, 3.0)
-    result = inference.shares_test(y, m)
+    reference)", kept as the calibration suite's contrast."""
+    y, m = _blocks_of_three(2)
+    result = inference.shares_test(y, m, method="hotelling")
     x = (y / 3)[:, :2] - 1 / 3
     t2 = 25 * x.mean(axis=0) @ np.linalg.inv(np.cov(x, rowvar=False)) @ x.mean(axis=0)
     f = t2 * (25 - 2) / ((25 - 1) * 2)
-    assert float(result.statistic) == pytest.approx(f)
     assert float(result.p_value) == pytest.approx(sps.f.sf(f, 2, 23))
     assert result.test.startswith("Hotelling")
-    assert (int(result.games), int(result.clusters)) == (75, 25)
 
 
 def test_single_game_blocks_use_the_chi_square() -> None:
@@ -174,15 +196,6 @@ def test_detectable_gap_inverts_the_noncentral_chi_square() -> None:
     assert inference.games_needed(gap / 2, 3, deff=1.5) == pytest.approx(180 * 4 * 1.5, abs=1)
 
 
-def test_data_rng_depends_on_the_records_and_the_name_only() -> None:
-    """Methods section 7: "a generator seeded from the data's identity, for example a hash of the sorted
-    (run, rules_hash) pairs and the section's name"."""
-    pairs = [("b", "h2"), ("a", "h1")]
-    draw = inference.data_rng(pairs, "ratings").random(3)
-    assert draw == pytest.approx(inference.data_rng(list(reversed(pairs)), "ratings").random(3))
-    assert inference.data_rng(pairs, "other").random() != draw[0]
-
-
 def test_balance_tables_state_games_blocks_and_excluded(tmp_path: Path) -> None:
     """Issue 15: "Each result states its number of games and of independent blocks"; truncated and errored
     games "excluded the same way everywhere, with their count shown beside every rate"."""
@@ -194,7 +207,7 @@ def test_balance_tables_state_games_blocks_and_excluded(tmp_path: Path) -> None:
     assert rates["excluded"].to_list() == [1, 1]
     row = balance.balance_tests(runs).row(0, named=True)
     assert (row["decided"], row["blocks"], row["excluded"]) == (7, 4, 1)
-    assert row["test"].startswith("Hotelling") and row["family"] == 1 and row["correction"] == "Holm"
+    assert row["test"].startswith("Rao-Scott") and row["family"] == 1 and row["correction"] == "Holm"
     y = np.array([[1, 1], [1, 1], [2, 0], [0, 1]], dtype=float)  # seat shares per block of decided games
     assert row["p_value"] == pytest.approx(float(inference.shares_test(y, y.sum(axis=1)).p_value))
     assert row["detectable_gap"] > 0
