@@ -1,0 +1,149 @@
+"""The same records give the same report (issue 15, "Determinism"): "The same records give
+byte-identical report and charts, apart from one timestamp line: every resampling draws from a
+generator seeded from the data's identity", and "One estimate has one interval on a page: compute
+once, reuse" (reference/analysis-methods.md, section 7).
+
+Real runs of two games (Knarr with and without the skáli expansion at two and three players, so the
+rule-variant section bootstraps and permutes; Mainland for the general seat section) are played once;
+each report is made by ``skald report`` in a fresh process, so no cache and no hash seed is shared.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis import stats
+from analysis.runs import open_runs
+from sim.cli import _main
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = 12
+RUNS = {
+    "knarr-2p-base": ["knarr", "--players", "2", "--strategies", "greedy,random"],
+    "knarr-2p-skali": ["knarr", "--players", "2", "--strategies", "greedy,random", "--rule", "skali=true"],
+    "knarr-3p-base": ["knarr", "--players", "3", "--strategies", "greedy,random,greedy"],
+    "knarr-3p-skali": [
+        "knarr",
+        *("--players", "3", "--strategies", "greedy,random,greedy", "--rule", "skali=true"),
+    ],
+    "mainland-2p": ["mainland", "--players", "2", "--strategies", "greedy,random"],
+}
+#: the page's one timestamp line
+STAMP = re.compile(rb'^<p class="meta">Written [^\n]*$', re.M)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("determinism") / "results"
+    for name, args in RUNS.items():
+        code = _main(
+            ["run", *args, "--games", str(GAMES), "--jobs", "1", "--quiet", "--out", str(root / name)]
+        )
+        assert code == 0
+    return root
+
+
+def report(results: Path, out: Path) -> Path:
+    """``skald report RESULTS -o OUT/report.html`` in a new process; the folder of the page and charts."""
+    subprocess.run(
+        [sys.executable, "-m", "sim.cli", "report", str(results), "-o", str(out / "report.html")],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def first(results: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return report(results, tmp_path_factory.mktemp("first"))
+
+
+def page(folder: Path) -> bytes:
+    """The report's HTML without its timestamp line (which it must hold exactly once)."""
+    html = (folder / "report.html").read_bytes()
+    assert len(STAMP.findall(html)) == 1
+    return STAMP.sub(b"<timestamp>", html)
+
+
+def charts(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.png"))}
+
+
+def test_the_same_records_give_a_byte_identical_report_and_charts(
+    results: Path, first: Path, tmp_path: Path
+) -> None:
+    """'The same records give byte-identical report and charts, apart from one timestamp line'."""
+    second = report(results, tmp_path)
+    assert page(second) == page(first)
+    assert charts(first) and charts(second) == charts(first)
+    assert b'id="variants"' in page(first)  # the bootstrap and permutation test of the variants ran
+
+
+def test_a_copy_at_another_path_gives_the_same_report_but_for_the_paths(
+    results: Path, first: Path, tmp_path: Path
+) -> None:
+    """'every resampling draws from a generator seeded from the data's identity': the records' identity,
+    not where they lie.  The page names the run folders only in the runs table's tooltips."""
+    copy = tmp_path / "else" / "where" / "copied"
+    shutil.copytree(results, copy)
+    moved = report(copy, tmp_path / "out")
+    assert charts(moved) == charts(first)
+    assert stats.identity(open_runs(copy)) == stats.identity(open_runs(results))
+    one, two = page(first), page(moved)
+    tooltips = re.compile(rb'title="([^"]*)"')
+    assert {t.decode() for t in tooltips.findall(one)} == {str(results / name) for name in RUNS}
+    assert {t.decode() for t in tooltips.findall(two)} == {str(copy / name) for name in RUNS}
+    assert str(results).encode() not in tooltips.sub(b"", one)
+    assert one.replace(str(results).encode(), b"RESULTS") == two.replace(str(copy).encode(), b"RESULTS")
+
+
+def test_one_rating_has_one_interval_on_the_page(first: Path) -> None:
+    """'One estimate has one interval on a page: compute once, reuse': the sample-size section shows each
+    Bradley-Terry rating with the interval of the strength section's ratings table."""
+    text = (first / "report.html").read_text()
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", text)]
+    table = {(r[0], r[1]): (r[2], r[3]) for r in rows if len(r) == 6 and r[2].isdigit()}
+    shown = {tuple(r[0].split(" rating of ")): (r[1], r[2]) for r in rows if r and " rating of " in r[0]}
+    assert len(shown) == 4  # knarr: greedy, random; mainland: greedy, random
+    assert {k: table[k] for k in shown} == shown
+
+
+def test_runs_frames_keep_the_order_of_the_records(results: Path) -> None:
+    """'every resampling draws from a generator seeded from the data's identity': the games a resampling
+    reads come in one order, the records' (a join's default order changes from one call to the next)."""
+    runs = open_runs(results)
+    raw = runs.raw("seats").select("run", "game_id", "seat").collect()
+    for _ in range(5):
+        assert runs.seats().select("run", "game_id", "seat").collect().equals(raw)
+        assert (
+            runs.games().select("run", "game_id").collect().equals(raw.filter(raw["seat"] == 0).drop("seat"))
+        )
+
+
+def test_the_permutation_test_ignores_the_order_of_the_games() -> None:
+    """'every resampling draws from a generator seeded from the data's identity': the same games in
+    another order are the same data, and give the same p-value."""
+    rng = np.random.default_rng(7)
+    a = np.eye(3)[rng.integers(0, 3, 40)]
+    b = np.eye(3)[rng.choice(3, 50, p=[0.5, 0.3, 0.2])]
+    p = stats.gap_permutation_test(a, b, reps=500)
+    assert stats.gap_permutation_test(a[::-1], b[rng.permutation(len(b))], reps=500) == p
+
+
+def test_data_seed_names_the_data_and_the_statistic() -> None:
+    """'never a constant seed shared by unrelated statistics': the seed changes with the records'
+    identity and with the statistic's name, and only with them."""
+    one, two = [("run-a", "rules-1"), ("run-b", "rules-1")], [("run-a", "rules-1")]
+    seed = stats.data_seed(one, "strength.ratings", ["game"], ["knarr"], 200)
+    assert seed == stats.data_seed(list(one), "strength.ratings", ["game"], ["knarr"], 200)
+    assert seed != stats.data_seed(two, "strength.ratings", ["game"], ["knarr"], 200)
+    assert seed != stats.data_seed(one, "strength.ratings", ["game"], ["mainland"], 200)
+    assert seed != stats.data_seed(one, "balance_gap", ["game"], ["knarr"], 200)
