@@ -126,7 +126,7 @@ class Estimate:
     games: Array
     clusters: Array
     excluded: Array
-    floored: Array  # the DEFF estimate was raised to its floor, or an all-or-none proportion
+    fallback: Array  # a degenerate sample: a rule of ``cluster_proportion`` or an undefined mean interval
     method: str
 
 
@@ -157,36 +157,34 @@ def cluster_proportion(y: Array, m: Array, excluded: Array | int = 0) -> Estimat
     * estimate and SE: the ratio estimator (methods section 2); DEFF = SE² / (p̂(1 − p̂)/n).
     * interval: Wilson's score interval at n_eff = n / DEFF with the t quantile on B − 1 df in place
       of z, since few blocks make the SE itself uncertain (section 2, "few blocks").
-    * never zero width: a DEFF estimate below 1/m̄ (m̄ = games per block) is raised to 1/m̄, since
-      blocks that barely vary give a noisy near-zero estimate; an all-or-none rate (p̂ = 0 or 1) has
-      no DEFF estimate and takes n_eff = B, one observation per block (as if the block's games were
-      fully correlated), so its interval is Wilson's (close to the rule of three) on B.
+    * never zero width (``fallback``): where no block differs from p̂ (SE = 0, as when rotation forces
+      every seat to win once per block) DEFF is taken as 1/m̄ (m̄ = games per block); an all-or-none
+      rate (p̂ = 0 or 1) has no DEFF estimate and takes n_eff = B, one observation per block (as if
+      the block's games were fully correlated), so its interval is Wilson's (near the rule of three)
+      on B.
     * fewer than two blocks: the uninformative [0, 1].
     """
     est, se, n, b = _ratio(y, m)
     with np.errstate(divide="ignore", invalid="ignore"):
         naive = est * (1 - est) / np.where(n > 0, n, 1)
-        deff_raw = se**2 / naive
-        floor = b / np.where(n > 0, n, 1)  # 1 / m̄
         extreme = (est <= 0) | (est >= 1)
-        floored = extreme | (deff_raw < floor)
-        deff = np.where(extreme, np.nan, np.maximum(deff_raw, floor))
+        still = ~extreme & (se <= 0)
+        deff = np.where(extreme, np.nan, np.where(still, b / np.where(n > 0, n, 1), se**2 / naive))
         n_eff = np.where(extreme, b, n / deff)
     t = _t95(b)
     low, high = stats.wilson_interval(est * n_eff, n_eff, np.where(np.isnan(t), 1.0, t))
     few = (b < 2) | np.isnan(est)
-    low, high = np.where(few, 0.0, low), np.where(few, 1.0, high)
     return Estimate(
         est,
-        se,
+        np.where(still, np.sqrt(deff * naive), se),
         deff,
         n_eff,
-        low,
-        high,
+        np.where(few, 0.0, low),
+        np.where(few, 1.0, high),
         n,
         b,
         np.asarray(excluded),
-        floored & ~few,
+        (extreme | still) & ~few,
         "cluster Wilson (t, B-1 df)",
     )
 
@@ -196,35 +194,29 @@ def cluster_mean(y: Array, m: Array, q: Array, excluded: Array | int = 0) -> Est
     of each block (last axis).
 
     The ratio estimator and its block-total SE (methods section 2), DEFF = SE² / (s²/n) with s² the
-    games' sample variance, and a t interval with B − 1 df.  A DEFF estimate below 1/m̄ is raised to
-    1/m̄ (as for ``cluster_proportion``).  Where the games do not vary at all (s² = 0) the interval
-    is undefined (nan bounds, ``floored``) rather than [x, x]; so it is below two blocks.
+    games' sample variance, and a t interval with B − 1 df.  Where the SE is 0 (no block's mean differs,
+    or no game differs: s² = 0) the interval is undefined (nan bounds, ``fallback``) rather than
+    [x, x]; so it is below two blocks.
     """
     est, se, n, b = _ratio(y, m)
     q = np.asarray(q, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         s2 = (q.sum(axis=-1) - n * est**2) / (n - 1)
-        s2 = np.where(s2 > 1e-12 * np.maximum(q.sum(axis=-1) / n, 1e-300), s2, 0.0)
-        naive = s2 / n
-        deff_raw = se**2 / naive
-        floor = b / n
-        flat = s2 <= 0
-        floored = flat | (deff_raw < floor)
-        deff = np.where(flat, np.nan, np.maximum(deff_raw, floor))
-        se_used = np.sqrt(deff * naive)
-        half = _t95(b) * se_used
-        n_eff = n / deff
+        scale = np.maximum(q.sum(axis=-1) / n, 1e-300)
+        flat = (s2 <= 1e-12 * scale) | (se**2 <= 1e-24 * scale)  # rounding, not variation
+        deff = np.where(flat, np.nan, se**2 / (s2 / n))
+        half = np.where(flat, np.nan, _t95(b) * se)
     return Estimate(
         est,
-        se_used,
+        se,
         deff,
-        n_eff,
+        n / deff,
         est - half,
         est + half,
         n,
         b,
         np.asarray(excluded),
-        floored,
+        flat,
         "cluster t (B-1 df)",
     )
 
@@ -516,12 +508,8 @@ def proportions_by(
         est = cluster_proportion(group["y"].to_numpy(), group["m"].to_numpy())
         p = float(est.estimate)
         note = ""
-        if bool(est.floored):
-            note = (
-                "all or none: n_eff = blocks"
-                if p in (0.0, 1.0)
-                else "blocks barely vary: DEFF floored at 1/m"
-            )
+        if bool(est.fallback):
+            note = "all or none: n_eff = blocks" if p in (0.0, 1.0) else "no block differs: DEFF taken as 1/m"
         rows.append(
             (
                 *key,

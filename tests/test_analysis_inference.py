@@ -70,13 +70,13 @@ def test_cluster_proportion_matches_statsmodels_cluster_covariance() -> None:
 
 def test_proportion_intervals_are_never_zero_width() -> None:
     """Issue 15: "Zero-variance samples get zero-width intervals"; an all-or-none rate takes n_eff = B
-    (Wilson's, near the rule of three), and blocks that never vary floor DEFF at 1/m."""
+    (Wilson's, near the rule of three), and where no block differs DEFF is taken as 1/m."""
     none = inference.cluster_proportion(np.zeros(20), np.full(20, 4.0))
     assert float(none.low) == 0.0 and float(none.n_eff) == 20
     assert float(none.high) == pytest.approx(float(stats.wilson_interval(0, 20, sps.t.ppf(0.975, 19))[1]))
-    assert bool(none.floored)
+    assert bool(none.fallback)
     even = inference.cluster_proportion(np.full(20, 1.0), np.full(20, 2.0))  # every block 1 of 2
-    assert float(even.deff) == pytest.approx(0.5) and bool(even.floored)
+    assert float(even.deff) == pytest.approx(0.5) and bool(even.fallback)
     assert float(even.high) - float(even.low) > 0.1
     single = inference.cluster_proportion(np.array([1.0]), np.array([2.0]))
     assert (float(single.low), float(single.high)) == (0.0, 1.0)
@@ -93,7 +93,7 @@ def test_cluster_mean_t_interval_and_undefined_interval_without_variation() -> N
     assert (float(est.low), float(est.high)) == pytest.approx((means.mean() - half, means.mean() + half))
     flat = inference.cluster_mean(np.full(5, 26.0), np.full(5, 2.0), np.full(5, 338.0))  # every game 13
     assert float(flat.estimate) == 13.0
-    assert math.isnan(float(flat.low)) and math.isnan(float(flat.high)) and bool(flat.floored)
+    assert math.isnan(float(flat.low)) and math.isnan(float(flat.high)) and bool(flat.fallback)
 
 
 def test_paired_difference_is_a_t_test_on_block_differences() -> None:
