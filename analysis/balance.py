@@ -114,23 +114,22 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def balance_interval(wins: np.ndarray, n: float, deff: float = 1.0) -> tuple[float, float]:
+def balance_interval(wins: np.ndarray, n: float, n_eff: np.ndarray | None = None) -> tuple[float, float]:
     """A conservative simultaneous 95% interval of the Balance metric.
 
     Each position's Wilson interval is taken at the Bonferroni level 1 - 0.05/k, so all k hold
     together with probability >= 95%; then the largest gap lies between
     max(0, max(low) - min(high)) and max(high) - min(low).  (A bootstrap of a max-minus-min
     statistic is biased: its resamples always show some spread, so its percentile interval can
-    miss an estimate near 1 altogether.)  With blocks the Wilson intervals are taken at
-    n_eff = n / ``deff`` (the seats' mean generalized design effect, methods section 3).
+    miss an estimate near 1 altogether.)  With blocks each position's Wilson interval is taken at
+    its ``n_eff`` = n / DEFF (``inference.cluster_proportion``) instead of n.
     """
     k = len(wins)
     if k < 2 or n <= 0:
         return math.nan, math.nan
-    n_eff = n / deff if deff and math.isfinite(deff) and deff > 0 else float(n)
+    size = np.full(k, float(n)) if n_eff is None else np.asarray(n_eff, dtype=float)
     z = float(sps.norm.ppf(1 - 0.025 / k))
-    rates = np.asarray(wins, dtype=float) / n
-    low, high = stats.wilson_interval(rates * n_eff, np.full(k, n_eff), z)
+    low, high = stats.wilson_interval(np.asarray(wins, dtype=float) / n * size, size, z)
     return float(1 - (high.max() - low.min())), float(1 - max(0.0, low.max() - high.min()))
 
 
@@ -138,14 +137,13 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
     """Per group: games, decided, truncated, excluded (truncated or errored), errored, tie_games, blocks;
 
     * the design-aware test of equal chances (``inference.shares_test``): ``p_value`` with ``test``,
-      ``statistic``, ``df_num``/``df_den`` and ``deff`` (the second-order Rao-Scott corrected chi-square
-      on the blocks' win shares, ``deff`` its mean generalized design effect, or the chi-square where
-      every block is one game); ``p_adjusted``
-      is Holm's over this table's groups (``family`` tests, ``correction``), the p value to use for
-      a verdict about "the least even group";
+      ``statistic``, ``df_num``/``df_den`` and ``deff``: the second-order Rao-Scott corrected
+      chi-square on the blocks' win shares (``deff`` its mean generalized design effect), or the
+      chi-square where every block is one game; ``p_adjusted`` is Holm's over this table's groups
+      (``family`` tests, ``correction``), the p value for a verdict about "the least even group";
     * chi2, chi2_p, g, g_p, dof: the plain chi-square and G tests, which treat every decided game as
       independent (valid only where every block is one game; under rotation ``p_value`` replaces them);
-    * balance with balance_low/high (Wilson intervals at n_eff = decided / deff); best and worst
+    * balance with balance_low/high (each position's Wilson interval at its n_eff); best and worst
       position with max_gap; the first position's win rate (first_rate with the cluster interval
       first_low/high) and ``first_advantage`` = first_rate - 1/players (with first_adv_low/high);
     * ``detectable_gap``: the smallest max-min gap between win rates the test finds with 80% power at
@@ -167,9 +165,9 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
         test = stats.equal_chances_test(wins)
         design_test = inference.shares_test(y, m)
         deff = float(design_test.deff)
-        b_low, b_high = balance_interval(wins, n_decided, deff)
+        rate = inference.cluster_proportion(y.T, m)
+        b_low, b_high = balance_interval(wins, n_decided, rate.n_eff)
         players = int(keyd.get("players", len(positions)) or len(positions))
-        first = inference.cluster_proportion(y[:, 0], m)
         best, worst = int(np.argmax(rates)), int(np.argmin(rates))
         ties = int(g.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
         excluded = all_seats.filter(pl.col("excluded")).select("run", "game_id").unique().height
@@ -206,11 +204,11 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
                 "max_gap": float(rates[best] - rates[worst]),
                 "first": str(positions[0]),
                 "first_rate": float(rates[0]),
-                "first_low": float(first.low),
-                "first_high": float(first.high),
+                "first_low": float(rate.low[0]),
+                "first_high": float(rate.high[0]),
                 "first_advantage": float(rates[0] - 1.0 / players),
-                "first_adv_low": float(first.low - 1.0 / players),
-                "first_adv_high": float(first.high - 1.0 / players),
+                "first_adv_low": float(rate.low[0] - 1.0 / players),
+                "first_adv_high": float(rate.high[0] - 1.0 / players),
                 "detectable_gap": inference.detectable_gap(n_decided, len(positions), deff),
                 "games_to_halve": 4 * n_decided,
                 "ties": TIES_NOTE,

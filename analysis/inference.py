@@ -76,34 +76,27 @@ def with_blocks(frame: pl.LazyFrame, modes: Mapping[str, str]) -> pl.LazyFrame:
 
 
 def _game_design(runs: Runs) -> pl.LazyFrame:
-    """Per game: ``run``, ``game_id``, ``base_game``, ``block`` and ``excluded`` (truncated or errored)."""
+    """Per game: ``run``, ``game_id``, ``base_game``, ``block`` and ``excluded`` (truncated or errored;
+    records before the error columns have ``truncated`` only, which counts errored games too)."""
     games = runs.raw("games")
-    errored = (
-        pl.col("errored").fill_null(False) if "errored" in games.collect_schema().names() else pl.lit(False)
-    )
-    frame = games.select(
-        "run",
-        "game_id",
-        "base_game",
-        (pl.col("truncated").fill_null(False) | errored).alias("excluded"),
-        errored.alias("errored"),
-    )
+    excluded = pl.col("truncated").fill_null(False)
+    if "errored" in games.collect_schema().names():
+        excluded = excluded | pl.col("errored").fill_null(False)
+    frame = games.select("run", "game_id", "base_game", excluded.alias("excluded"))
     return with_blocks(frame, seats_modes(runs))
 
 
 def design_seats(runs: Runs) -> pl.LazyFrame:
-    """``Runs.seats()`` with the game's ``block``, ``base_game``, ``errored`` and ``excluded`` flags.
+    """``Runs.seats()`` with the game's ``block``, ``base_game`` and ``excluded`` flag.
 
     Truncated and errored games have no winner: every rate leaves them out (``excluded``) and
     counts them beside the rate (issue 15, item 6)."""
-    return runs.seats().join(
-        _game_design(runs).drop("errored"), on=["run", "game_id"], how="left", maintain_order="left"
-    )
+    return runs.seats().join(_game_design(runs), on=["run", "game_id"], how="left", maintain_order="left")
 
 
 def design_games(runs: Runs) -> pl.LazyFrame:
     """``Runs.games()`` with ``block`` and ``excluded`` (truncated or errored)."""
-    design = _game_design(runs).select("run", "game_id", "block", "excluded")
+    design = _game_design(runs).drop("base_game")
     return runs.games().join(design, on=["run", "game_id"], how="left", maintain_order="left")
 
 
@@ -114,7 +107,7 @@ def design_games(runs: Runs) -> pl.LazyFrame:
 class Estimate:
     """A proportion or mean from block totals, with its design effect and interval.
 
-    ``low``/``high`` are nan where the interval is undefined (``note`` says why); ``games`` and
+    ``low``/``high`` are nan where the interval is undefined (``fallback`` marks it); ``games`` and
     ``clusters`` (blocks) count what went in, ``excluded`` the truncated and errored games left out."""
 
     estimate: Array
@@ -168,7 +161,7 @@ def cluster_proportion(y: Array, m: Array, excluded: Array | int = 0) -> Estimat
     with np.errstate(divide="ignore", invalid="ignore"):
         naive = est * (1 - est) / np.where(n > 0, n, 1)
         extreme = (est <= 0) | (est >= 1)
-        still = ~extreme & (se <= 0)
+        still = ~extreme & (se**2 <= 1e-12 * naive)  # DEFF 0 up to rounding
         deff = np.where(extreme, np.nan, np.where(still, b / np.where(n > 0, n, 1), se**2 / naive))
         n_eff = np.where(extreme, b, n / deff)
     t = _t95(b)
@@ -461,7 +454,7 @@ def games_needed(gap: float, k: int, deff: float = 1.0, alpha: float = ALPHA, po
     probability ``power`` (the inverse of ``detectable_gap``, times DEFF)."""
     if k < 2 or gap <= 0:
         return math.nan
-    return math.ceil(deff * _lambda_needed(k, alpha, power) / (_w2_per_gap2(k) * gap**2))
+    return math.ceil(deff * _lambda_needed(k, alpha, power) / (_w2_per_gap2(k) * gap**2) - 1e-9)
 
 
 # --------------------------------------------------------------------------- frames
