@@ -392,8 +392,9 @@ def _gap_row(a: np.ndarray, b: np.ndarray, same_positions: bool) -> dict:
         r = m.mean(axis=0)
         return float(r.max() - r.min()) if m.size else math.nan
 
+    a, b = stats.canonical_rows(a), stats.canonical_rows(b)  # the resampling ignores the records' order
     ga, gb = gap(a), gap(b)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(stats.data_seed(a, b, "balance.balance_gap", BOOTSTRAP))
     diffs = []
     if len(a) > 1 and len(b) > 1:
         for _ in range(BOOTSTRAP):
