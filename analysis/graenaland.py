@@ -462,8 +462,8 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
     * ``side_by_side``: per population (``3p adjusted``, ``3p unadjusted``, ``4p``, ``5p``; and
       strategy mix): games, decided, truncated with ``truncated_rate`` (Wilson ``trunc_low``/``_high``),
       the largest seat win-rate gap ``max_gap`` with its simultaneous interval (``gap_low``/``_high``),
-      Balance, the chi-square p of equal chances, mean game length ``rounds`` and the heroes' vote share
-      ``hero_share`` (each with ``_low``/``_high``);
+      Balance, the design-aware p of equal chances (``p_value``, Holm's ``p_adjusted``), mean game
+      length ``rounds`` and the heroes' vote share ``hero_share`` (each with ``_low``/``_high``);
     * ``lengths``, ``votes``: game length and hero vote share per population (``summarize`` columns);
     * ``goals``: the share of winners meeting each goal per population (Wilson intervals);
     * ``compare``: for each player count and mix run both with and without the adjustments, the

@@ -253,3 +253,42 @@ def test_report_renders_in_headless_chromium(
             cwd=tmp_path,
         )
     assert shot.is_file() and shot.stat().st_size > 20_000
+
+
+def _seat_row(**changes: object) -> dict:
+    row = {
+        "test": "Rao-Scott chi-square (2nd order)",
+        "blocks": 60,
+        "p_value": 0.02,
+        "chi2_p": 0.01,
+        "p_adjusted": 0.08,
+        "family": 4,
+        "correction": "Holm",
+        "excluded": 2,
+        "detectable_gap": 0.153,
+    }
+    return {**row, **changes}
+
+
+def test_seat_verdict_counts_holm_adjusted_groups_not_raw_chi_square() -> None:
+    """Issue 15 item 3: "Any verdict drawn from several tests (which seat, which group ...) uses Holm or
+    Benjamini-Hochberg. It says which correction, and how many tests it stands on." A group whose
+    independent-games chi-square p is 0.01 but whose Holm p over 4 groups is 0.08 is not significant."""
+    import polars as pl
+
+    from analysis.sections.blocks import correction_words, seat_test_words, significant_groups
+
+    tests = pl.DataFrame([_seat_row(), _seat_row(p_adjusted=0.03)])
+    assert significant_groups(tests) == 1
+    words = seat_test_words(_seat_row(), "seat")
+    assert words == (
+        "the Rao-Scott chi-square (2nd order) on 60 blocks gives p = 0.020 (Holm-adjusted over 4 groups: "
+        "p = 0.080); 2 truncated or errored games left out; seat gaps below 16 points would not reliably "
+        "show at this size"
+    )
+    assert correction_words(_seat_row()) == "Holm's correction over 4 tests"
+    single = seat_test_words(_seat_row(test="chi-square", family=1, excluded=0, detectable_gap=1.6), "seat")
+    assert single == (
+        "the chi-square on 60 independent games gives p = 0.020; not even a 100-point seat gap would "
+        "reliably show at this size"
+    )

@@ -134,10 +134,54 @@ def variant_words(variant: str) -> str:
     return "" if variant == "defaults" else f" ({variant})"
 
 
+def gap_points(gap: float) -> str:
+    """A max-min win-rate gap in percentage points, rounded up: what a sample could not detect."""
+    return "-" if gap is None or math.isnan(gap) else f"{math.ceil(100 * gap - 1e-9):.0f}"
+
+
+def significant_groups(tests: pl.DataFrame) -> int:
+    """The groups of ``balance.balance_tests`` whose Holm-adjusted p (over the table's groups) is below 5%."""
+    return tests.filter(pl.col("p_adjusted") < 0.05).height
+
+
+def correction_words(row: dict) -> str:
+    """How a ``balance.balance_tests`` verdict was corrected: ``Holm's correction over 4 tests``."""
+    family = row["family"]
+    return f"{row['correction']}'s correction over {family} tests" if family > 1 else "a single test"
+
+
+def seat_test_words(row: dict, label: str) -> str:
+    """One ``balance.balance_tests`` row's design-aware test in words: the test and its blocks, p, the
+    Holm-adjusted p over the table's groups, the truncated or errored games left out, and the smallest
+    gap the sample could detect (80% power; left out where the blocks never vary)."""
+    groups = row["family"]
+    adjusted = (
+        f" ({row['correction']}-adjusted over {groups} groups: {p_is(row['p_adjusted'])})"
+        if groups > 1
+        else ""
+    )
+    blocks = f"{row['blocks']:,} " + ("independent games" if row["test"] == "chi-square" else "blocks")
+    excluded = row["excluded"]
+    left_out = (
+        f"; {excluded:,} truncated or errored game{'s' if excluded != 1 else ''} left out" if excluded else ""
+    )
+    gap = row["detectable_gap"]
+    power = (
+        ""
+        if gap is None or math.isnan(gap)
+        else f"; not even a 100-point {label} gap would reliably show at this size"
+        if gap >= 1
+        else f"; {label} gaps below {gap_points(gap)} points would not reliably show at this size"
+    )
+    return f"the {row['test']} on {blocks} gives {p_is(row['p_value'])}{adjusted}{left_out}{power}"
+
+
 def tests_table(
     title: str, tests: pl.DataFrame, label: str, *, by_game: bool = False, ties: bool = False
 ) -> Table:
-    """The equal-chances tests of ``balance.balance_tests``: chi-square and G-test p, Balance and
+    """The equal-chances tests of ``balance.balance_tests``: the blocks, the truncated or errored games
+    left out, the design-aware p with its Holm adjustment over the table's groups, the smallest gap
+    detectable at 80% power, the chi-square and G p (valid only if games were independent), Balance and
     the first ``label``'s advantage with intervals; ``by_game`` adds the game, ``ties`` the tie games."""
     return table(
         title,
@@ -148,10 +192,14 @@ def tests_table(
             ("variant", col("variant")),
             ("strategy mix", col("mix")),
             ("decided games", col("decided")),
-            ("truncated", col("truncated")),
+            ("blocks", col("blocks")),
+            ("excluded (truncated or errored)", col("excluded")),
             *([("tie games", col("tie_games"))] if ties else []),
-            ("chi-square p", col("chi2_p", pval)),
-            ("G-test p", col("g_p", pval)),
+            ("p (design-aware)", col("p_value", pval)),
+            ("Holm p", col("p_adjusted", pval)),
+            ("smallest detectable gap (pp)", col("detectable_gap", gap_points)),
+            ("chi-square p if games were independent", col("chi2_p", pval)),
+            ("G-test p if games were independent", col("g_p", pval)),
             (
                 "Balance [95%]",
                 lambda r: f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3),

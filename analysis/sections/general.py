@@ -12,12 +12,15 @@ from analysis.sections.blocks import (
     Section,
     Table,
     col,
+    correction_words,
     interval,
     num,
     p_is,
     pct,
     players_words,
     pval,
+    seat_test_words,
+    significant_groups,
     table,
     tests_table,
 )
@@ -31,22 +34,24 @@ def seat_section(
     rates = balance.seat_balance(runs, position=position)
     tests = balance.balance_tests(runs, position=position)
     worst = tests.sort("balance").row(0, named=True)
-    significant = tests.filter(pl.col("chi2_p") < 0.05).height
+    significant = significant_groups(tests)
     label = position.replace("_", " ")
     verdict = (
         f"so the {label}s differ by more than chance"
-        if worst["chi2_p"] < 0.05
+        if worst["p_adjusted"] < 0.05
         else f"so the data do not show a {label} advantage at this sample size"
     )
     reading = (
         f"In {worst['decided']:,} decided {players_words(worst['players'])} games ({worst['game']}, "
-        f"{worst['variant']}), {position.replace('_', ' ')} {worst['best']} won most often "
-        f"({pct(worst['best_rate'])}) "
-        f"and {position.replace('_', ' ')} {worst['worst']} least ({pct(worst['worst_rate'])}), a Balance of "
-        f"{worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)}; the "
-        f"chi-square "
-        f"test of equal chances gives {p_is(worst['chi2_p'])}, {verdict}"
-        + (f" ({significant} of {tests.height} groups differ at the 5% level)." if tests.height > 1 else ".")
+        f"{worst['variant']}), {label} {worst['best']} won most often ({pct(worst['best_rate'])}) "
+        f"and {label} {worst['worst']} least ({pct(worst['worst_rate'])}), a Balance of "
+        f"{worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)}; "
+        f"{seat_test_words(worst, label)}, {verdict}"
+        + (
+            f" ({significant} of {tests.height} groups differ at the 5% level, {correction_words(worst)})."
+            if tests.height > 1
+            else "."
+        )
     )
     return Section(
         sid,
@@ -56,7 +61,11 @@ def seat_section(
         charts=[
             Chart(
                 sid,
-                charts.png(charts.win_rates(rates, position, f"Win rate by {label} (95% Wilson intervals)")),
+                charts.png(
+                    charts.win_rates(
+                        rates, position, f"Win rate by {label} (95% intervals clustered on blocks)"
+                    )
+                ),
                 f"Win rate by {label} with 95% intervals",
             )
         ],
@@ -87,14 +96,16 @@ def seat_section(
         notes=[
             "Win rates count decided games; "
             + balance.TIES_NOTE
-            + ". Truncated games have no winner and are "
-            "left out (counted in the table). Balance = 1 - the largest gap between two win rates (1 = "
-            "even); "
-            "its interval holds the positions' Wilson intervals at a Bonferroni-adjusted level "
-            "(simultaneous 95%, conservative). First-player advantage = first position's win "
-            "rate - "
-            "1/players, in percentage points (pp). With fewer than 5 expected wins per position the "
-            "chi-square and G p-values are only rough.",
+            + ". Truncated and errored games have no winner and are left out (counted in the table). "
+            "The independent unit is the block (one deal replayed under every seat shift with --seats "
+            "rotate or exhaustive, else one game): intervals are Wilson's at the blocks' effective size, "
+            "the design-aware p is the Rao-Scott corrected chi-square on the blocks (the plain chi-square "
+            "where every block is one game), Holm-adjusted over the table's groups for the verdict; the "
+            "plain chi-square and G p assume independent games. Balance = 1 - the largest gap between "
+            "two win rates (1 = even); its interval holds the positions' intervals at a "
+            "Bonferroni-adjusted level (simultaneous 95%, conservative). First-player advantage = first "
+            "position's win rate - 1/players, in percentage points (pp). The smallest detectable gap is "
+            "the max-min gap the test finds with 80% power at this size.",
         ],
     )
 

@@ -15,6 +15,7 @@ from analysis.sections.blocks import (
     Chart,
     Section,
     col,
+    correction_words,
     interval,
     num,
     p_is,
@@ -23,7 +24,9 @@ from analysis.sections.blocks import (
     players_words,
     pp,
     pval,
+    seat_test_words,
     several,
+    significant_groups,
     table,
     tests_table,
     unavailable,
@@ -58,10 +61,10 @@ def start_positions_section(g: Runs) -> Section:
         plain = re.sub(r"[()]", "", r.get("start_territories") or "")
         return f"start position {r[position]}" + (f" ({plain})" if plain else "")
 
-    significant = tests.filter(pl.col("chi2_p") < 0.05).height
+    significant = significant_groups(tests)
     verdict = (
         "more than chance explains"
-        if worst["chi2_p"] < 0.05
+        if worst["p_adjusted"] < 0.05
         else "no more than chance can explain at this size"
     )
     goals = ""
@@ -75,9 +78,10 @@ def start_positions_section(g: Runs) -> Section:
         f"{pct(best['win_rate'])} {interval(best['ci_low'], best['ci_high'], as_pct=True)} and {where(low)} "
         f"{pct(low['win_rate'])} {interval(low['ci_low'], low['ci_high'], as_pct=True)}{goals}; the Balance "
         f"of {worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)} "
-        f"(chi-square {p_is(worst['chi2_p'])}) is {verdict}"
+        f"is {verdict} ({seat_test_words(worst, 'position')})"
         + (
-            f", and {significant} of {tests.height} player counts and variants differ at the 5% level."
+            f", and {significant} of {tests.height} player counts and variants differ at the 5% level "
+            f"({correction_words(worst)})."
             if tests.height > 1
             else "."
         )
@@ -114,7 +118,7 @@ def start_positions_section(g: Runs) -> Section:
                 charts.win_rates(
                     balance.seat_balance(std, position=position),
                     position,
-                    "Win rate by start position (95% Wilson intervals)",
+                    "Win rate by start position (95% intervals clustered on blocks)",
                 )
             ),
             "Win rate by standard start position with 95% intervals",
@@ -180,7 +184,7 @@ def draft_section(g: Runs) -> Section:
     t_p = tt["p"][0] if tt.height else math.nan
     differ = [
         what
-        for what, p in (("the picks", main["chi2_p"]), ("the territories", t_p))
+        for what, p in (("the picks", main["p_value"]), ("the territories", t_p))
         if not math.isnan(p) and p < 0.05
     ]
     verdict = (
@@ -192,7 +196,7 @@ def draft_section(g: Runs) -> Section:
         f"In {main['decided']:,} decided {players_words(main['players'])} games with the draft, the first "
         f"pick won {pct(first['win_rate'])} {interval(first['ci_low'], first['ci_high'], as_pct=True)} and "
         f"the last {pct(last['win_rate'])} {interval(last['ci_low'], last['ci_high'], as_pct=True)} "
-        f"(chi-square {p_is(main['chi2_p'])}); first villages on {top['territory_name']} won "
+        f"({seat_test_words(main, 'pick')}); first villages on {top['territory_name']} won "
         f"{pct(top['win_rate'])} of {top['picks']:,} and on {bottom['territory_name']} "
         f"{pct(bottom['win_rate'])} of {bottom['picks']:,} ({p_is(t_p)}): {verdict}."
     )
@@ -407,7 +411,8 @@ def three_player_section(g: Runs) -> Section | None:
                     lambda r: f"{pct(r['max_gap'])} " + interval(r["gap_low"], r["gap_high"], as_pct=True),
                 ),
                 ("Balance", col("balance", lambda x: num(x, 3))),
-                ("equal chances p", col("chi2_p", pval)),
+                ("equal chances p (design-aware)", col("p_value", pval)),
+                ("Holm p", col("p_adjusted", pval)),
                 (
                     f"{unit} [95%]",
                     lambda r: f"{num(r[unit], 1)} " + interval(r[f"{unit}_low"], r[f"{unit}_high"]),

@@ -14,11 +14,13 @@ from analysis.sections.blocks import (
     Chart,
     Section,
     col,
+    correction_words,
     interval,
     num,
-    p_is,
     pct,
     players_words,
+    seat_test_words,
+    significant_groups,
     table,
     tests_table,
     unavailable,
@@ -46,7 +48,8 @@ def knarr_seat_section(k: Runs) -> Section:
     seat-balance section leaves Knarr out (``OWN_SEAT_SECTIONS``)."""
     rates = knarr.seat_advantage(k)
     tests = balance.balance_tests(k)
-    low = tests.sort("chi2_p").row(0, named=True)
+    low = tests.sort("p_value").row(0, named=True)
+    significant = significant_groups(tests)
     gaps = rates.group_by("run", maintain_order=True).agg(
         pl.col("players").first(),
         pl.col("expansion").first(),
@@ -66,15 +69,17 @@ def knarr_seat_section(k: Runs) -> Section:
         + (
             "inside its interval, so no seat advantage shows at this sample size."
             if inside
-            else "outside its interval, so that seat has an edge."
+            else f"outside its interval, though it is the largest of {rates.height} seat rates and its "
+            "interval is not corrected for that choice."
         )
-        + f" The chi-square test of equal seat chances is lowest at {p_is(low['chi2_p'])} "
-        f"({players_words(low['players'])}, {low['variant']}, {low['decided']:,} decided games)"
+        + f" Of the tests of equal seat chances the lowest is in the {players_words(low['players'])} "
+        f"{low['variant']} group ({low['decided']:,} decided games): {seat_test_words(low, 'seat')}"
         + (
-            f", so the seats differ by more than chance there (of {tests.height} groups)."
-            if low["chi2_p"] < 0.05
-            else f", so no group of {tests.height} shows a seat advantage beyond chance."
+            f"; {significant} of {tests.height} groups differ by more than chance"
+            if significant
+            else f"; no group of {tests.height} shows a seat advantage beyond chance"
         )
+        + f" ({correction_words(low)})."
     )
     return Section(
         "knarr-seats",
