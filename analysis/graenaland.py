@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis import balance, stats
+from analysis import balance, greenland, stats
 from analysis.runs import Run, Runs
 from analysis.scores import summarize
 from sim.errors import SkaldError
@@ -328,8 +328,9 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
     * ``territory``: per chosen territory (the coastal territory of the seat's first village): picks,
       ``pick_share`` (of all first villages), ``first_picks`` (how often the first pick chose it), wins,
       win rate with Wilson interval, ``expected`` (1/players) and ``territory_name``;
-    * ``territory_tests``: per group, a chi-square test that every chosen territory wins equally often
-      (``chi2``, ``p``, ``dof``, ``picks``).
+    * ``territory_tests``: per group, a test that every chosen territory wins equally often given how
+      many players of each game settled there (``greenland.category_wins``: one winner per game, not a
+      2×k table of picks; ``chi2``, ``p``, ``dof``, ``picks``).
     """
     g = _graenaland(runs)
     chosen = draft_runs(g)
@@ -380,15 +381,17 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
         .sort(keys)
     )
     tests = []
-    for key, frame in territory.group_by(list(by), maintain_order=True):
-        chi2, p, dof = stats.rates_independence_test(frame["wins"].to_numpy(), frame["picks"].to_numpy())
+    columns = dict.fromkeys(["run", "game_id", "players", CHOSEN_TERRITORY, "win_share", *by])
+    picked = seats.select(*columns).collect().sort(list(by), maintain_order=True)
+    for key, frame in picked.group_by(list(by), maintain_order=True):
+        chi2, p, dof = greenland.category_wins(frame, CHOSEN_TERRITORY)
         tests.append(
             {
                 **dict(zip(by, key, strict=True)),
                 "chi2": chi2,
                 "p": p,
                 "dof": dof,
-                "picks": int(frame["picks"].sum()),
+                "picks": frame.height,
             }
         )
     return {

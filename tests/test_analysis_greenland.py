@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -239,3 +240,34 @@ def test_packaged_study() -> None:
     twin = [r for r in plan if r.players == anyone[0].players and r.name != anyone[0].name]
     assert twin and all(r.strategies == anyone[0].strategies and r.seed == anyone[0].seed for r in twin)
     assert sum(r.games for r in plan) <= 400  # about a minute on two cores
+
+
+def test_tribe_win_test_is_one_draw_per_game_not_a_2xk_table() -> None:
+    """Issue 15, item 2: "With all four categories in every game, that inflates the statistic by
+    k/(k-1)". Four tribes seated once in each of 40 games (wins 16, 10, 8, 6): the per-game test is
+    inference.one_per_game_test's chi-square, the 2×k table's statistic is 4/3 of it and its p smaller."""
+    from analysis import inference, stats
+
+    wins = [16.0, 10.0, 8.0, 6.0]
+    counts = np.ones((40, 4))
+    won = np.zeros((40, 4))
+    won[np.arange(40), np.repeat(np.arange(4), [int(w) for w in wins])] = 1.0
+    chi2, p, dof = greenland.category_win_test(counts, won, np.full(40, 4))
+    naive, naive_p, _ = stats.rates_independence_test(wins, [40] * 4)
+    reference = inference.one_per_game_test(wins)
+    assert dof == 3 and chi2 == pytest.approx(float(reference.statistic))
+    assert p == pytest.approx(float(reference.p_value))
+    assert naive == pytest.approx(chi2 * 4 / 3)
+    assert naive_p < p
+
+
+def test_tribe_win_test_where_the_tribes_vary_by_game() -> None:
+    """With fewer seats than tribes ("Randomly assign a Placard", rulebook line 13) each game seats two
+    of three tribes; under equal chances each seat of a game wins 1/2, whatever the tribes: the test
+    is 0 where every tribe wins half its games, and the same wins with one tribe always winning reject."""
+    counts = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]] * 10, dtype=float)
+    even = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]] * 10, dtype=float)
+    chi2, p, dof = greenland.category_win_test(counts, even, np.full(30, 2))
+    assert dof == 2 and chi2 == pytest.approx(0.0, abs=1e-9) and p == pytest.approx(1.0)
+    skewed = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0]] * 10, dtype=float)
+    assert greenland.category_win_test(counts, skewed, np.full(30, 2))[1] < 0.001

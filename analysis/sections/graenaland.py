@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from analysis import balance, charts, graenaland
+from analysis import balance, charts, graenaland, inference
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
@@ -182,23 +182,25 @@ def draft_section(g: Runs) -> Section:
     top, bottom = t.row(0, named=True), t.row(t.height - 1, named=True)
     tt = territory_tests.filter(same)
     t_p = tt["p"][0] if tt.height else math.nan
+    both = inference.adjust([main["p_value"], t_p], balance.GROUP_CORRECTION)
     differ = [
         what
-        for what, p in (("the picks", main["p_value"]), ("the territories", t_p))
+        for what, p in zip(("the picks", "the territories"), both.p_adjusted, strict=True)
         if not math.isnan(p) and p < 0.05
     ]
     verdict = (
         f"{' and '.join(differ)} differ by more than chance"
         if differ
         else "neither differs by more than chance at this sample size"
-    )
+    ) + f" ({both.method}'s correction over {both.family} tests)"
     reading = (
         f"In {main['decided']:,} decided {players_words(main['players'])} games with the draft, the first "
         f"pick won {pct(first['win_rate'])} {interval(first['ci_low'], first['ci_high'], as_pct=True)} and "
         f"the last {pct(last['win_rate'])} {interval(last['ci_low'], last['ci_high'], as_pct=True)} "
         f"({seat_test_words(main, 'pick')}); first villages on {top['territory_name']} won "
         f"{pct(top['win_rate'])} of {top['picks']:,} and on {bottom['territory_name']} "
-        f"{pct(bottom['win_rate'])} of {bottom['picks']:,} ({p_is(t_p)}): {verdict}."
+        f"{pct(bottom['win_rate'])} of {bottom['picks']:,} (one winner per game given who settled where, "
+        f"{p_is(t_p)}): {verdict}."
     )
     return Section(
         "draft",
@@ -267,7 +269,7 @@ def draft_section(g: Runs) -> Section:
                     ("players", col("players")),
                     ("variant", col("variant")),
                     ("first villages", col("picks")),
-                    ("chi-square", col("chi2")),
+                    ("Wald chi-square (one winner per game)", col("chi2")),
                     ("degrees of freedom", col("dof")),
                     ("p", col("p", pval)),
                 ],
@@ -277,10 +279,11 @@ def draft_section(g: Runs) -> Section:
             "Draft order 1 places its first village (with its warrior) first and its second village last "
             "(the order reverses). The territory is that of the seat's first village when the draft ends "
             "(after any weighing anchor). Territories are not dealt at random: strong picks choose some more "
-            "often, so a territory's win rate mixes the territory with who picks it. The territory test is a "
-            "chi-square test of the wins and non-wins of each territory (equal win rates); the draft-order "
-            "test compares the picks' summed wins "
-            "with equal chances. " + GRAENALAND_NOTE
+            "often, so a territory's win rate mixes the territory with who picks it. The territory test "
+            "takes one winner per game, each seat with chance 1/players, and compares each territory's "
+            "wins with the seats it had (a Wald chi-square; a 2×k table of wins and non-wins would "
+            "ignore that a game's wins sum to one, and so inflate the statistic); the draft-order test "
+            "compares the picks' summed wins with equal chances on the rotation blocks. " + GRAENALAND_NOTE
         ],
     )
 

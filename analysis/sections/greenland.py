@@ -169,8 +169,9 @@ def tribes_section(g: Runs) -> Section:
     reading = (
         lead
         + _thule_sentence(verdict, others)
-        + f" The chi-square test of one survival rate for every tribe gives {p_is(first['chi2_p'])}, of one "
-        f"win rate {p_is(first['win_chi2_p'])}."
+        + f" The chi-square test of one survival rate for every tribe gives {p_is(first['chi2_p'])}; the "
+        f"test that every tribe wins equally often, one winner per game among its seated tribes, gives "
+        f"{p_is(first['win_chi2_p'])}."
     )
     survival = rates.with_columns(
         (pl.col("survival_rate") * 100).alias("mean"),
@@ -235,7 +236,7 @@ def tribes_section(g: Runs) -> Section:
                 [*_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *rate_columns],
             ),
             table(
-                "Do the tribes differ? Chi-square tests of one rate for every tribe",
+                "Do the tribes differ? Survival: one rate for every tribe; wins: one winner per game",
                 tests,
                 [
                     *_columns(tests),
@@ -258,7 +259,10 @@ def tribes_section(g: Runs) -> Section:
             "in play are a random subset, so a tribe's seat count varies. Survival = the tribe is alive at "
             "the end; the sole remaining culture wins whatever the scores (line 5), and ties split the win. "
             "Intervals are Wilson 95% intervals; the pooled rows add every player count together (equal "
-            "chances is then the mean of 1/tribes). Truncated games are left out."
+            "chances is then the mean of 1/tribes). The win test takes one winner per game, each seat with "
+            "chance 1/players, and compares each tribe's wins with the games it played (a Wald chi-square; "
+            "a 2×k table of wins and losses would ignore that a game's wins sum to one and inflate the "
+            "statistic by k/(k-1) with all four tribes). Truncated games are left out."
         ],
     )
 
