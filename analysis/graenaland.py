@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis import balance, greenland, stats
+from analysis import balance, inference, stats
 from analysis.runs import Run, Runs
 from analysis.scores import summarize
 from sim.errors import SkaldError
@@ -329,7 +329,7 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
       ``pick_share`` (of all first villages), ``first_picks`` (how often the first pick chose it), wins,
       win rate with Wilson interval, ``expected`` (1/players) and ``territory_name``;
     * ``territory_tests``: per group, a test that every chosen territory wins equally often given how
-      many players of each game settled there (``greenland.category_wins``: one winner per game, not a
+      many players of each game settled there (``inference.category_wins``: one winner per game, not a
       2×k table of picks; ``chi2``, ``p``, ``dof``, ``picks``).
     """
     g = _graenaland(runs)
@@ -384,7 +384,7 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
     columns = dict.fromkeys(["run", "game_id", "players", CHOSEN_TERRITORY, "win_share", *by])
     picked = seats.select(*columns).collect().sort(list(by), maintain_order=True)
     for key, frame in picked.group_by(list(by), maintain_order=True):
-        chi2, p, dof = greenland.category_wins(frame, CHOSEN_TERRITORY)
+        chi2, p, dof = inference.category_wins(frame, CHOSEN_TERRITORY)
         tests.append(
             {
                 **dict(zip(by, key, strict=True)),

@@ -31,7 +31,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from analysis import stats
+from analysis import inference, stats
 from analysis.runs import Run, Runs
 from sim.errors import SkaldError
 
@@ -172,55 +172,11 @@ def outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     return _rates(seats(runs), [*TAGS, by])
 
 
-def category_win_test(counts: np.ndarray, wins: np.ndarray, players: np.ndarray) -> tuple[float, float, int]:
-    """(chi2, p, dof): do k categories (tribes, drafted territories) win equally often, where game g seats
-    ``counts[g, i]`` players of category i (0, 1 or several), who win ``wins[g, i]`` summed shares, of
-    ``players[g]`` seats?  Issue 15, item 2 (methods section 4).
-
-    Under equal chances the winner is one of a game's seats, each with chance 1/P_g: one multinomial draw
-    per game.  So category i's wins have mean E_i = Σ_g c_gi/P_g and the categories' covariance is
-    V = Σ_g (diag(c_g)/P_g − c_g c_gᵀ/P_g²); the test is the Wald statistic (W − E)ᵀ V⁺ (W − E) on the
-    rank of V (k − 1 where the categories meet) degrees of freedom.  Where every category is seated once
-    in every game it is ``inference.one_per_game_test``'s chi-square; the 2×k table of wins and losses
-    (``stats.rates_independence_test``) ignores that a game's wins sum to one and is k/(k − 1) times it.
-    Games count as independent (a rotation block's games are not pooled); ties (shares of 1/k) make it
-    conservative.  nan without two categories that meet."""
-    c = np.asarray(counts, dtype=float)
-    share = c / np.asarray(players, dtype=float)[:, None]
-    diff = (np.asarray(wins, dtype=float) - share).sum(axis=0)
-    values, vectors = np.linalg.eigh(np.diag(share.sum(axis=0)) - share.T @ share)
-    keep = values > 1e-9 * max(float(values.max(initial=0.0)), 1e-300)
-    dof = int(keep.sum())
-    if dof == 0:
-        return math.nan, math.nan, 0
-    chi2 = float(((vectors[:, keep].T @ diff) ** 2 / values[keep]).sum())
-    return chi2, float(sps.chi2.sf(chi2, dof)), dof
-
-
-def category_wins(frame: pl.DataFrame, category: str) -> tuple[float, float, int]:
-    """``category_win_test`` on the decided seats in ``frame`` (``run``, ``game_id``, ``players``,
-    ``category`` and ``win_share``, one row per seat), games and categories in sorted order."""
-    games = frame.select("run", "game_id", "players").unique().sort("run", "game_id")
-    levels = frame[category].unique().sort().to_list()
-    per = (
-        frame.group_by("run", "game_id", category)
-        .agg(pl.len().alias("_n"), pl.col("win_share").sum().alias("_w"))
-        .join(games.with_row_index("_g"), on=["run", "game_id"])
-        .with_columns(pl.col(category).replace_strict(levels, list(range(len(levels)))).alias("_c"))
-    )
-    counts = np.zeros((games.height, len(levels)))
-    wins = np.zeros_like(counts)
-    rows, cols = per["_g"].to_numpy(), per["_c"].to_numpy()
-    counts[rows, cols] = per["_n"].to_numpy()
-    wins[rows, cols] = per["_w"].to_numpy()
-    return category_win_test(counts, wins, games["players"].to_numpy())
-
-
 def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     """As ``outcomes`` but pooled over the runs of each ``variant`` (every player count together):
     ``players`` is the smallest count, ``expected`` the mean of 1/players over the seat-games, and
     ``chi2_p`` tests whether the ``by`` groups share one survival rate (a 2×k table) and ``win_chi2_p``
-    whether they win equally often given who sits in each game (``category_wins``)."""
+    whether they win equally often given who sits in each game (``inference.category_wins``)."""
     frame = seats(runs)
     out = _rates(frame.with_columns(pl.col("players")), ["variant", "conversion", by])
     counts = frame.group_by("variant").agg(pl.col("players").unique().sort().alias("counts"))
@@ -231,7 +187,7 @@ def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     tests = []
     for (variant,), part in out.group_by(["variant"], maintain_order=True):
         _, p_surv, _ = stats.rates_independence_test(part["survivors"].to_list(), part["seats"].to_list())
-        _, p_win, _ = category_wins(frame.filter(pl.col("variant") == variant), by)
+        _, p_win, _ = inference.category_wins(frame.filter(pl.col("variant") == variant), by)
         tests.append({"variant": variant, "chi2_p": p_surv, "win_chi2_p": p_win})
     return out.join(
         pl.DataFrame(tests, schema={"variant": pl.String, "chi2_p": pl.Float64, "win_chi2_p": pl.Float64}),
@@ -242,13 +198,13 @@ def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
 def tribe_tests(runs: Runs) -> pl.DataFrame:
     """Per run: do the tribes share one survival rate (``surv_chi2_p``: a chi-square test of independence,
     ``stats.rates_independence_test``, nan when every tribe always or never survives) and win equally
-    often given who sits in each game (``win_chi2_p``: ``category_wins``, one winner per game)?"""
+    often given who sits in each game (``win_chi2_p``: ``inference.category_wins``, one winner per game)?"""
     frame = seats(runs)
     rates = outcomes(runs, "tribe")
     rows = []
     for keys, part in rates.group_by(list(TAGS), maintain_order=True):
         _, p_surv, dof = stats.rates_independence_test(part["survivors"].to_list(), part["seats"].to_list())
-        _, p_win, _ = category_wins(frame.filter(pl.col("run") == keys[0]), "tribe")
+        _, p_win, _ = inference.category_wins(frame.filter(pl.col("run") == keys[0]), "tribe")
         rows.append(
             {
                 **dict(zip(TAGS, keys, strict=True)),

@@ -18,6 +18,8 @@ on a thousand replicates at once.
   win-share vectors (Hotelling's T² as the calibration's contrast), or the plain chi-square where
   every block is one game; the same test is the right one where each category appears once per game
   (methods section 4).
+* ``category_win_test`` / ``category_wins``: do categories (tribes, drafted territories) seated 0, 1 or
+  several times per game win equally often, one winner per game (methods section 4).
 * ``adjust``: Holm or Benjamini-Hochberg over a named family of tests (statsmodels ``multipletests``).
 * ``detectable_gap`` / ``games_needed``: power of the equal-chances chi-square at n_eff = n / DEFF.
 """
@@ -520,3 +522,50 @@ def proportions_by(
         )
     schema = {**{k: totals.schema[k] for k in keys}, **RATE_COLUMNS}
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+# --------------------------------------------------------------------------- one winner per game
+
+
+def category_win_test(counts: np.ndarray, wins: np.ndarray, players: np.ndarray) -> tuple[float, float, int]:
+    """(chi2, p, dof): do k categories (tribes, drafted territories) win equally often, where game g seats
+    ``counts[g, i]`` players of category i (0, 1 or several), who win ``wins[g, i]`` summed shares, of
+    ``players[g]`` seats?  Issue 15, item 2 (methods section 4).
+
+    Under equal chances the winner is one of a game's seats, each with chance 1/P_g: one multinomial draw
+    per game.  So category i's wins have mean E_i = Σ_g c_gi/P_g and the categories' covariance is
+    V = Σ_g (diag(c_g)/P_g − c_g c_gᵀ/P_g²); the test is the Wald statistic (W − E)ᵀ V⁺ (W − E) on the
+    rank of V (k − 1 where the categories meet) degrees of freedom.  Where every category is seated once
+    in every game it is ``one_per_game_test``'s chi-square; the 2×k table of wins and losses
+    (``stats.rates_independence_test``) ignores that a game's wins sum to one and is k/(k − 1) times it.
+    Games count as independent (a rotation block's games are not pooled); ties (shares of 1/k) make it
+    conservative.  nan without two categories that meet."""
+    c = np.asarray(counts, dtype=float)
+    share = c / np.asarray(players, dtype=float)[:, None]
+    diff = (np.asarray(wins, dtype=float) - share).sum(axis=0)
+    values, vectors = np.linalg.eigh(np.diag(share.sum(axis=0)) - share.T @ share)
+    keep = values > 1e-9 * max(float(values.max(initial=0.0)), 1e-300)
+    dof = int(keep.sum())
+    if dof == 0:
+        return math.nan, math.nan, 0
+    chi2 = float(((vectors[:, keep].T @ diff) ** 2 / values[keep]).sum())
+    return chi2, float(sps.chi2.sf(chi2, dof)), dof
+
+
+def category_wins(frame: pl.DataFrame, category: str) -> tuple[float, float, int]:
+    """``category_win_test`` on the decided seats in ``frame`` (``run``, ``game_id``, ``players``,
+    ``category`` and ``win_share``, one row per seat), games and categories in sorted order."""
+    games = frame.select("run", "game_id", "players").unique().sort("run", "game_id")
+    levels = frame[category].unique().sort().to_list()
+    per = (
+        frame.group_by("run", "game_id", category)
+        .agg(pl.len().alias("_n"), pl.col("win_share").sum().alias("_w"))
+        .join(games.with_row_index("_g"), on=["run", "game_id"])
+        .with_columns(pl.col(category).replace_strict(levels, list(range(len(levels)))).alias("_c"))
+    )
+    counts = np.zeros((games.height, len(levels)))
+    wins = np.zeros_like(counts)
+    rows, cols = per["_g"].to_numpy(), per["_c"].to_numpy()
+    counts[rows, cols] = per["_n"].to_numpy()
+    wins[rows, cols] = per["_w"].to_numpy()
+    return category_win_test(counts, wins, games["players"].to_numpy())

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import greenland
+from analysis import greenland, inference
 from analysis.report import write_report
 from analysis.runs import open_runs
 from analysis.study import packaged
@@ -252,7 +252,7 @@ def test_tribe_win_test_is_one_draw_per_game_not_a_2xk_table() -> None:
     counts = np.ones((40, 4))
     won = np.zeros((40, 4))
     won[np.arange(40), np.repeat(np.arange(4), [int(w) for w in wins])] = 1.0
-    chi2, p, dof = greenland.category_win_test(counts, won, np.full(40, 4))
+    chi2, p, dof = inference.category_win_test(counts, won, np.full(40, 4))
     naive, naive_p, _ = stats.rates_independence_test(wins, [40] * 4)
     reference = inference.one_per_game_test(wins)
     assert dof == 3 and chi2 == pytest.approx(float(reference.statistic))
@@ -267,7 +267,7 @@ def test_tribe_win_test_where_the_tribes_vary_by_game() -> None:
     is 0 where every tribe wins half its games, and the same wins with one tribe always winning reject."""
     counts = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]] * 10, dtype=float)
     even = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]] * 10, dtype=float)
-    chi2, p, dof = greenland.category_win_test(counts, even, np.full(30, 2))
+    chi2, p, dof = inference.category_win_test(counts, even, np.full(30, 2))
     assert dof == 2 and chi2 == pytest.approx(0.0, abs=1e-9) and p == pytest.approx(1.0)
     skewed = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0]] * 10, dtype=float)
-    assert greenland.category_win_test(counts, skewed, np.full(30, 2))[1] < 0.001
+    assert inference.category_win_test(counts, skewed, np.full(30, 2))[1] < 0.001
