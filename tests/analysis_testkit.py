@@ -110,3 +110,15 @@ def write_results(
     }
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return folder
+
+
+def as_rotation(folder: Path, block: int) -> Path:
+    """Turn a testkit folder into a ``--seats rotate`` run: games 0..block-1 share base_game 0, and so on."""
+    path = folder / "games" / "part-00000.parquet"
+    table = pq.read_table(path)
+    base = pa.array([g // block for g in table["game_id"].to_pylist()], pa.int64())
+    pq.write_table(table.set_column(table.schema.get_field_index("base_game"), "base_game", base), path)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["config"]["seats"] = "rotate"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder

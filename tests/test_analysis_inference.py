@@ -3,7 +3,6 @@ paired comparisons, the seat tests, multiplicity and power (reference/analysis-m
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -17,19 +16,7 @@ from scipy import stats as sps
 
 from analysis import balance, inference, records, stats
 from analysis.runs import open_runs
-from tests.analysis_testkit import write_results
-
-
-def as_rotation(folder: Path, block: int) -> Path:
-    """Turn a testkit folder into a ``--seats rotate`` run: games 0..block-1 share base_game 0, and so on."""
-    path = folder / "games" / "part-00000.parquet"
-    table = pq.read_table(path)
-    base = pa.array([g // block for g in table["game_id"].to_pylist()], pa.int64())
-    pq.write_table(table.set_column(table.schema.get_field_index("base_game"), "base_game", base), path)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["config"]["seats"] = "rotate"
-    (folder / "manifest.json").write_text(json.dumps(manifest))
-    return folder
+from tests.analysis_testkit import as_rotation, write_results
 
 
 def test_blocks_are_base_games_under_rotation_and_games_otherwise(tmp_path: Path) -> None:

@@ -21,18 +21,15 @@ Every replicate is drawn with numpy at once and fed to the functions the analysi
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from analysis import balance, inference, stats
 from analysis.runs import open_runs
-from tests.analysis_testkit import write_results
+from tests.analysis_testkit import as_rotation, write_results
 
 ALPHA = 0.05
 #: the issue's bands: false-positive rate at α = 0.05, and coverage of a 95% interval
@@ -272,15 +269,7 @@ def _rotation_records(folder: Path, y: np.ndarray) -> Path:
     blocks, k = y.shape
     winners = [s for b in range(blocks) for s in range(k) for _ in range(int(y[b, s]))]
     scores = [[2 if s == w else 1 for s in range(k)] for w in winners]
-    write_results(folder, scores, [f"S{i}" for i in range(k)])
-    path = folder / "games" / "part-00000.parquet"
-    table = pq.read_table(path)
-    base = pa.array([g // k for g in range(len(scores))], pa.int64())
-    pq.write_table(table.set_column(table.schema.get_field_index("base_game"), "base_game", base), path)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["config"]["seats"] = "rotate"
-    (folder / "manifest.json").write_text(json.dumps(manifest))
-    return folder
+    return as_rotation(write_results(folder, scores, [f"S{i}" for i in range(k)]), k)
 
 
 def test_records_go_through_the_same_functions(tmp_path: Path) -> None:
