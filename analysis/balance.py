@@ -143,7 +143,8 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
       (``family`` tests, ``correction``), the p value for a verdict about "the least even group";
     * chi2, chi2_p, g, g_p, dof: the plain chi-square and G tests, which treat every decided game as
       independent (valid only where every block is one game; under rotation ``p_value`` replaces them);
-    * balance with balance_low/high (each position's Wilson interval at its n_eff); best and worst
+    * balance with balance_low/high (each position's Wilson interval at its n_eff) and ``balance_fair``,
+      what a perfectly fair game would show at this size (``stats.fair_balance`` at n_eff); best and worst
       position with max_gap; the first position's win rate (first_rate with the cluster interval
       first_low/high) and ``first_advantage`` = first_rate - 1/players (with first_adv_low/high);
     * ``detectable_gap``: the smallest max-min gap between win rates the test finds with 80% power at
@@ -167,6 +168,7 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
         deff = float(design_test.deff)
         rate = inference.cluster_proportion(y.T, m)
         b_low, b_high = balance_interval(wins, n_decided, rate.n_eff)
+        n_eff = n_decided / deff if deff > 0 else n_decided  # the test's effective number of games
         players = int(keyd.get("players", len(positions)) or len(positions))
         best, worst = int(np.argmax(rates)), int(np.argmin(rates))
         ties = int(g.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
@@ -197,6 +199,7 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
                 "balance": stats.balance_metric(rates),
                 "balance_low": b_low,
                 "balance_high": b_high,
+                "balance_fair": stats.fair_balance(len(positions), n_eff),
                 "best": str(positions[best]),
                 "best_rate": float(rates[best]),
                 "worst": str(positions[worst]),

@@ -92,6 +92,24 @@ def balance_metric(rates: Sequence[float]) -> float:
     return float(1.0 - (r.max() - r.min())) if len(r) else math.nan
 
 
+#: fair games simulated for ``fair_balance``
+FAIR_REPS = 4000
+
+
+def fair_balance(positions: int, games: float, reps: int = FAIR_REPS) -> float:
+    """What ``balance_metric`` averages when every one of ``positions`` positions wins with chance
+    1/positions over ``games`` decided games (methods section 3): its noise floor, below 1 even for a
+    perfectly fair game (0.867 at 4 positions and 60 games, 0.949 at 400).  ``games`` may be an
+    effective size (games / DEFF; rounded, at least 1).  Simulated multinomial outcomes, from a generator
+    seeded from the arguments, so the same size gives the same value."""
+    n = max(1, round(games)) if math.isfinite(games) else 0
+    if positions < 2 or n < 1:
+        return math.nan
+    rng = np.random.default_rng(data_seed("stats.fair_balance", positions, n, reps))
+    rates = rng.multinomial(n, [1.0 / positions] * positions, size=reps) / n
+    return float(1.0 - (rates.max(axis=1) - rates.min(axis=1)).mean())
+
+
 def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
     """(mean, low, high): the mean with a normal-approximation interval (nan bounds below 2 values)."""
     v = np.asarray(values, dtype=float)

@@ -285,3 +285,18 @@ def test_records_go_through_the_same_functions(tmp_path: Path) -> None:
     est = inference.cluster_proportion(y[0].T, m[0])
     assert rates["ci_low"].to_list() == pytest.approx(list(est.low))
     assert rates["deff"].to_list() == pytest.approx(list(est.deff))
+
+
+def test_the_fair_game_balance_is_the_noise_floor_of_balance() -> None:
+    """Issue 15, item 5: "A perfectly fair game shows Balance 0.867 at 4p/60 games, 0.927 at 3p/180 and
+    0.949 at 4p/400"; ``stats.fair_balance`` gives that floor, the same value every time, and it is what
+    the Balance of fair games averages (independent draws here, not the function's own stream)."""
+    from analysis import stats
+
+    for k, n, seen in ((4, 60, 0.867), (3, 180, 0.927), (4, 400, 0.949)):
+        assert abs(stats.fair_balance(k, n) - seen) < 0.005
+        assert stats.fair_balance(k, n) == stats.fair_balance(k, n)
+    rng = np.random.default_rng(2024)
+    wins = rng.multinomial(60, [0.25] * 4, size=4000) / 60
+    assert abs((1 - (wins.max(axis=1) - wins.min(axis=1))).mean() - stats.fair_balance(4, 60)) < 0.004
+    assert stats.fair_balance(4, 60) < stats.fair_balance(4, 400) < 1.0

@@ -204,6 +204,7 @@ def tests_table(
                 "Balance [95%]",
                 lambda r: f"{r['balance']:.3f} " + interval(r["balance_low"], r["balance_high"], digits=3),
             ),
+            ("Balance of a fair game this size", lambda r: f"{r['balance_fair']:.3f}"),
             (
                 f"first {label} advantage [95%]",
                 lambda r: (

@@ -45,7 +45,8 @@ def seat_section(
         f"In {worst['decided']:,} decided {players_words(worst['players'])} games ({worst['game']}, "
         f"{worst['variant']}), {label} {worst['best']} won most often ({pct(worst['best_rate'])}) "
         f"and {label} {worst['worst']} least ({pct(worst['worst_rate'])}), a Balance of "
-        f"{worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)}; "
+        f"{worst['balance']:.2f} {interval(worst['balance_low'], worst['balance_high'], digits=2)} (a"
+        f" perfectly fair game would show about {worst['balance_fair']:.2f} at this size); "
         f"{seat_test_words(worst, label)}, {verdict}"
         + (
             f" ({significant} of {tests.height} groups differ at the 5% level, {correction_words(worst)})."
@@ -103,7 +104,11 @@ def seat_section(
             "where every block is one game), Holm-adjusted over the table's groups for the verdict; the "
             "plain chi-square and G p assume independent games. Balance = 1 - the largest gap between "
             "two win rates (1 = even); its interval holds the positions' intervals at a "
-            "Bonferroni-adjusted level (simultaneous 95%, conservative). First-player advantage = first "
+            "Bonferroni-adjusted level (simultaneous 95%, conservative). Even a perfectly fair game shows "
+            "a Balance below 1 (about 0.87 at 4 players and 60 games, 0.95 at 400): the table gives what "
+            "one would show at each group's size. Ludii's Balance is computed over rank utilities "
+            "((u + 1) / 2, so a second place counts) rather than win shares: at 3 or more players the two "
+            "differ. First-player advantage = first "
             "position's win rate - 1/players, in percentage points (pp). The smallest detectable gap is "
             "the max-min gap the test finds with 80% power at this size.",
         ],
