@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from analysis import stats
 from analysis.runs import Runs
-from analysis.stats import Z95
 from sim.errors import SkaldError
 
 #: Mainland's score sources (seat part columns) and how the report names them.  score = their sum.
@@ -51,7 +51,13 @@ def summarize(frame: pl.LazyFrame | pl.DataFrame, value: str | pl.Expr, by: Sequ
         .sort(list(by))
         .collect()
     )
-    half = Z95 * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt()
+    # t on n - 1 degrees of freedom; no interval where the values do not vary (a zero width claims too much)
+    t = pl.Series(stats.t95(out["n"].to_numpy() - 1), dtype=pl.Float64) if out.height else pl.lit(None)
+    half = (
+        pl.when(pl.col("sd") > 0)
+        .then(t * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
+        .otherwise(float("nan"))
+    )
     return out.with_columns(
         (pl.col("mean") - half).alias("low"), (pl.col("mean") + half).alias("high")
     ).select(*by, "n", "mean", "low", "high", "sd", "min", "p10", "median", "p90", "max")

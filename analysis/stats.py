@@ -6,9 +6,9 @@ Every function works on plain numbers or numpy arrays so that it can be checked 
   a k-way tie gives each winner 1/k, which keeps the expected count right).
 * ``equal_chances_test``: chi-square (Pearson) and G (log-likelihood ratio) tests of summed win
   shares against equal chances for every seat.
-* ``mean_interval``: a mean with its normal-approximation (z) 95% interval.
+* ``mean_interval``: a mean with its t 95% interval (none where the values do not vary).
 * ``two_proportions``: difference of two proportions (Newcombe interval), Cohen's h and a z test.
-* ``two_means``: difference of two means, Cohen's d and Welch's t test.
+* ``two_means``: difference of two means with Welch's t interval, Cohen's d and Welch's t test.
 * ``gap_permutation_test``: does the largest gap between win rates differ between two sets of games?
 * ``data_seed`` and ``identity``: the seed of every resampling (bootstrap, permutation), from the
   identity of the records it reads and the statistic's name, so the same records give the same page.
@@ -110,16 +110,27 @@ def fair_balance(positions: int, games: float, reps: int = FAIR_REPS) -> float:
     return float(1.0 - (rates.max(axis=1) - rates.min(axis=1)).mean())
 
 
-def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with a normal-approximation interval (nan bounds below 2 values)."""
+def t95(df: float | np.ndarray) -> float | np.ndarray:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (nan where df < 1): at
+    n = 5 values it is 1.40 times the normal 1.96, whose interval would cover only about 88%."""
+    df = np.asarray(df, dtype=float)
+    q = np.where(df >= 1, sps.t.ppf(0.975, np.maximum(df, 1)), np.nan)
+    return float(q) if q.ndim == 0 else q
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its t interval on n - 1 degrees of freedom.  The bounds are nan
+    below 2 values and where the values do not vary: a zero-width interval ("13.0 [13.0, 13.0]") would
+    claim a certainty the sample cannot give."""
     v = np.asarray(values, dtype=float)
     v = v[~np.isnan(v)]
     if len(v) == 0:
         return math.nan, math.nan, math.nan
     m = float(v.mean())
-    if len(v) < 2:
+    sd = float(v.std(ddof=1)) if len(v) > 1 else 0.0
+    if sd == 0:
         return m, math.nan, math.nan
-    half = z * float(v.std(ddof=1)) / math.sqrt(len(v))
+    half = t95(len(v) - 1) * sd / math.sqrt(len(v))
     return m, m - half, m + half
 
 
@@ -156,8 +167,9 @@ def two_proportions(x_a: float, n_a: float, x_b: float, n_b: float, z: float = Z
     return Comparison(diff, low, high, h, "Cohen's h", p, "two-proportion z")
 
 
-def two_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Comparison:
-    """Difference ``mean(b) - mean(a)`` with a normal interval, Cohen's d and Welch's t test."""
+def two_means(a: np.ndarray, b: np.ndarray) -> Comparison:
+    """Difference ``mean(b) - mean(a)`` with Welch's t interval (Welch-Satterthwaite degrees of freedom,
+    the same as its test's; nan bounds where neither sample varies), Cohen's d and Welch's t test."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if len(a) < 2 or len(b) < 2:
@@ -173,7 +185,12 @@ def two_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Comparison:
             p = float(sps.ttest_ind(b, a, equal_var=False).pvalue)
     else:
         p = 1.0 if diff == 0 else 0.0
-    return Comparison(diff, diff - z * se, diff + z * se, d, "Cohen's d", p, "Welch t")
+    if se == 0:
+        return Comparison(diff, math.nan, math.nan, d, "Cohen's d", p, "Welch t")
+    wa, wb = va / len(a), vb / len(b)
+    df = (wa + wb) ** 2 / (wa**2 / (len(a) - 1) + wb**2 / (len(b) - 1))
+    half = t95(df) * se
+    return Comparison(diff, diff - half, diff + half, d, "Cohen's d", p, "Welch t")
 
 
 def identity(runs: Iterable[Run], labels: Collection[str] | None = None) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from analysis import stats
 
@@ -74,12 +75,23 @@ def test_two_proportions_and_two_means() -> None:
     assert comp.effect == pytest.approx(2.0 / np.std(a, ddof=1))
     assert comp.low < 2.0 < comp.high
     assert 0 < comp.p_value < 0.1
+    # issue 15, item 9: "two_means pairs a z interval with a Welch-t p"; now the interval is Welch's t
+    # (equal variances and sizes: Welch-Satterthwaite df = 6), which excludes 0 exactly when p < 0.05
+    se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 4)
+    assert comp.high - 2.0 == pytest.approx(scipy_stats.t.ppf(0.975, 6) * se)
+    assert (comp.low > 0) == (comp.p_value < 0.05)
+    flat = stats.two_means(np.array([3.0, 3.0]), np.array([4.0, 4.0]))
+    assert math.isnan(flat.low) and math.isnan(flat.high)  # no zero-width interval
 
 
 def test_mean_interval_and_games_to_halve() -> None:
     mean, low, high = stats.mean_interval(np.array([1.0, 2.0, 3.0]))
     assert mean == 2.0
-    assert high - mean == pytest.approx(stats.Z95 * 1.0 / math.sqrt(3))
+    # issue 15, item 9: "z intervals for means at n = 5 are 0.71x the t width": t on n - 1 df now
+    assert high - mean == pytest.approx(scipy_stats.t.ppf(0.975, 2) * 1.0 / math.sqrt(3))
+    # "Zero-variance samples get zero-width intervals ("13.0 [13.0, 13.0]")": none now
+    mean, low, high = stats.mean_interval(np.array([13.0, 13.0, 13.0]))
+    assert mean == 13.0 and math.isnan(low) and math.isnan(high)
     assert stats.games_to_halve(250) == 1000
     # the Wilson half-width with 4x the games is about half as wide
     lo1, hi1 = stats.wilson_interval(100, 400)
@@ -115,3 +127,17 @@ def test_rates_independence_test_by_hand() -> None:
     assert chi2 == pytest.approx(42 / 12 + 42 / 24) and dof == 2
     assert p == pytest.approx(math.exp(-5.25 / 2))  # chi-square with 2 dof: sf(x) = exp(-x/2)
     assert math.isnan(stats.rates_independence_test([2], [4])[1])
+
+
+def test_summarize_gives_t_intervals_and_none_of_zero_width() -> None:
+    """Issue 15, item 9: score summaries' means had z intervals (0.71x the t width at n = 5) and
+    zero-width intervals where every value was the same."""
+    import polars as pl
+
+    from analysis.scores import summarize
+
+    frame = pl.DataFrame({"g": ["a"] * 5 + ["b"] * 3, "x": [1.0, 2.0, 3.0, 4.0, 5.0, 13.0, 13.0, 13.0]})
+    out = {row["g"]: row for row in summarize(frame, "x", ["g"]).iter_rows(named=True)}
+    half = scipy_stats.t.ppf(0.975, 4) * np.std([1, 2, 3, 4, 5], ddof=1) / math.sqrt(5)
+    assert out["a"]["high"] - out["a"]["mean"] == pytest.approx(half)
+    assert out["b"]["mean"] == 13.0 and math.isnan(out["b"]["low"]) and math.isnan(out["b"]["high"])
