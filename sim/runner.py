@@ -37,7 +37,7 @@ from sim import seats as seating
 from sim.errors import IllegalChoice, PlayError, SkaldError
 from sim.game import Game, Result
 from sim.games import GAMES
-from sim.resume import read_progress, write_progress
+from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
 from sim.seeding import MAX_SEED, game_seed, state_seed, streams
 from sim.tables import GameRows, PartKey, TurnLog, part_bytes, part_name, write_part, write_part_bytes
 from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
@@ -831,8 +831,6 @@ def run(
 def _started_chunk_size(out: Path) -> int | None:
     """The chunk size an earlier attempt at the run in ``out`` used (its ``OUT.partial`` or finished
     ``OUT``), or None when there is none to read."""
-    from sim.resume import RUN_FILE, partial_path
-
     for path, keys in ((partial_path(out) / RUN_FILE, ("identity",)), (out / "manifest.json", ("config",))):
         try:
             doc = json.loads(path.read_text())
