@@ -13,7 +13,10 @@ and reports the rates.  Three kinds of rows:
   pairs of chunks so that one slow moment on a shared machine does not either;
   ``recording_cost_quartiles`` the pairs' spread, ``recording_cost_total`` from the summed CPU time
   and ``recording_cost_wall`` from the wall clock) and the Parquet bytes per game, in all and per
-  table.
+  table;
+* ``copy``: what ``Game.copy`` costs (µs per copy and copies/s) over states taken all through seeded
+  games with random choices, beside ``to_dict``, ``from_dict`` and the two together (the snapshot
+  round trip ``copy`` replaces), and how many times cheaper ``copy`` is than the round trip.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from joblib import delayed, effective_n_jobs
 
 from sim.backends import loky_parallel
@@ -212,6 +216,75 @@ def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[
     }
 
 
+COPY_STATES = 40  # states per game timed by ``measure_copy`` (fewer in a shorter game)
+
+
+def sample_states(game: Game, plan: RunPlan, n_games: int) -> list[Any]:
+    """States all through ``n_games`` seeded games with uniformly random choices: about ``COPY_STATES``
+    per game, evenly spaced over its decision points (the first one and the terminal one included)."""
+    states = []
+    for g in range(n_games):
+        pick = np.random.default_rng(game_seed(plan.seed, g))
+        state = game.new_state(plan.players, plan.rules, plan.data, game_seed(plan.seed, g))
+        path = [game.copy(state)]
+        for _ in range(plan.max_decisions):
+            if game.is_terminal(state):
+                break
+            choices = {}
+            for seat in game.to_move(state):
+                options = game.legal_options(state, seat)
+                choices[seat] = options[int(pick.integers(len(options)))]
+            game.apply(state, choices)
+            path.append(game.copy(state))
+        k = min(COPY_STATES, len(path))
+        states.extend(path[round(i * (len(path) - 1) / max(1, k - 1))] for i in range(k))
+    return states
+
+
+def time_each(work: Any, items: Sequence[Any], seconds: float) -> tuple[float, int]:
+    """(µs per item, items done): ``work`` over ``items`` again and again until ``seconds`` pass
+    (one pass at least)."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for item in items:
+            work(item)
+        done += len(items)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return elapsed / done * 1e6, done
+
+
+def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
+    """µs per ``copy``, ``to_dict``, ``from_dict`` and the round trip over states of seeded games
+    (5 games, or ``games`` where fewer), a quarter of ``seconds`` each."""
+    game = resolve_game(plan.game_ref)
+    n_games = 5 if games is None else min(games, 5)
+    states = sample_states(game, plan, n_games)
+    budget = seconds / 4
+    copy_us, copies = time_each(game.copy, states, budget)
+    to_dict_us, _ = time_each(game.to_dict, states, budget)
+    docs = [game.to_dict(s) for s in states]
+    from_dict_us, _ = time_each(game.from_dict, docs, budget)
+    round_trip_us, _ = time_each(lambda s: game.from_dict(game.to_dict(s)), states, budget)
+    return {
+        "game": plan.game_name,
+        "players": plan.players,
+        "jobs": 1,
+        "kind": "copy",
+        "states": len(states),
+        "games": n_games,
+        "copies": copies,
+        "copy_us": round(copy_us, 2),
+        "copies_per_s": round(1e6 / copy_us, 1),
+        "to_dict_us": round(to_dict_us, 2),
+        "from_dict_us": round(from_dict_us, 2),
+        "round_trip_us": round(round_trip_us, 2),
+        "round_trips_per_s": round(1e6 / round_trip_us, 1),
+        "copy_speedup": round(round_trip_us / copy_us, 1),
+    }
+
+
 def bench(
     game: str | Game,
     players: int,
@@ -222,8 +295,10 @@ def bench(
     games: int | None = None,
     seed: int = 42,
     recording: bool = True,
+    copying: bool = True,
 ) -> Iterator[dict[str, Any]]:
-    """Per strategy: one ``throughput`` row per worker count, then one ``recording`` row.
+    """Per strategy: one ``throughput`` row per worker count, then one ``recording`` row; last, one
+    ``copy`` row (``copying``; a row with ``skipped`` for a game object without ``copy``).
 
     Throughput rows carry ``speedup`` and ``efficiency`` against the 1-worker row (when ``jobs``
     holds 1).  A strategy that does not play ``game`` gives one row with ``skipped`` (and no rates).
@@ -255,3 +330,8 @@ def bench(
             yield row
         if recording:
             yield measure_recording(plan, seconds, games)
+    if copying and not callable(getattr(obj, "copy", None)):
+        yield {"game": obj.name, "players": players, "kind": "copy", "skipped": f"{obj.name} has no copy(state)"}
+    elif copying:
+        plan, _ = make_plan(game, players, ["random"], seats="fixed", seed=seed)
+        yield measure_copy(plan, seconds, games)

@@ -251,8 +251,12 @@ def bench_command(
     recording: Annotated[
         bool, typer.Option("--recording/--no-recording", help="Also time recording (games/s with records).")
     ] = True,
+    copying: Annotated[
+        bool, typer.Option("--copy/--no-copy", help="Also time state copies (and to_dict/from_dict).")
+    ] = True,
 ) -> None:
-    """Games/s per strategy and worker count, parallel efficiency, and what recording costs."""
+    """Games/s per strategy and worker count, parallel efficiency, what recording costs and what a state
+    copy costs."""
     from joblib import cpu_count
 
     from sim.backends import check_jobs
@@ -278,13 +282,29 @@ def bench_command(
     for name in ("strategy", "games", "games/s bare", "games/s recorded", "cost", "bytes/game",
                  "games/seats/turns bytes"):
         cost.add_column(name, justify="left" if name == "strategy" else "right")
+    copies = Table(title=f"{game} state copies, {n} players, states of games with random choices")
+    for name in ("states", "copy µs", "copies/s", "to_dict µs", "from_dict µs", "to_dict+from_dict µs",
+                 "copy speedup"):
+        copies.add_column(name, justify="right")
     rows = bench(game, n, strategies=names, jobs=counts, seconds=seconds, games=games, seed=seed,
-                 recording=recording)
+                 recording=recording, copying=copying)
     for row in rows:
-        if "skipped" in row:
+        if "skipped" in row and row.get("kind") == "copy":
+            err.print(f"note: copy cost not measured: {row['skipped']}")
+        elif "skipped" in row:
             err.print(f"note: skipped strategy {row['strategy']!r}: {row['skipped']}")
         elif as_json:
             print(json.dumps(row), flush=True)
+        elif row.get("kind") == "copy":
+            copies.add_row(
+                f"{row['states']:,}",
+                f"{row['copy_us']:,.1f}",
+                f"{row['copies_per_s']:,.0f}",
+                f"{row['to_dict_us']:,.1f}",
+                f"{row['from_dict_us']:,.1f}",
+                f"{row['round_trip_us']:,.1f}",
+                f"{row['copy_speedup']:,.1f}x",
+            )
         elif row.get("kind") == "recording":
             by_table = row["parquet_bytes_per_game_by_table"]
             cost.add_row(
@@ -312,6 +332,8 @@ def bench_command(
         out.print(speed)
         if recording:
             out.print(cost)
+        if copying:
+            out.print(copies)
 
 
 def _int_list(text: str, option: str) -> list[int]:

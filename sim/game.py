@@ -8,14 +8,19 @@ choices of that decision point at once (several players may decide simultaneousl
 secret: each of them chooses from a view taken before any of the choices is applied).
 
 State objects are mutated in place by ``apply`` (cheap: no copies on the hot path); use
-``to_dict``/``from_dict`` to snapshot one.
+``copy`` for an independent state to play on (search), ``to_dict``/``from_dict`` to snapshot one
+(a plain, serialisable document: much slower than ``copy``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,11 @@ class Game(Protocol):
 
     def from_dict(self, data: dict[str, Any]) -> Any: ...
 
+    def copy(self, state: Any) -> Any:
+        """A fully independent copy: mutating one never changes the other, ``to_dict`` of both is
+        equal, and the same choices play on identically from both (own random generator state
+        included).  Much cheaper than ``from_dict(to_dict(state))``: search copies on every node."""
+
 
 def ranks_from_scores(scores: Sequence[float]) -> list[int]:
     """Competition ranking: 1 for the best score, tied scores share the better rank."""
@@ -100,3 +110,30 @@ def result_from_scores(scores: Sequence[float], parts: list[dict[str, float]]) -
         winners=[i for i, s in enumerate(scores) if s == best],
         parts=parts,
     )
+
+
+def copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in ``rng``'s exact state (same draws from here on)."""
+    bits = type(rng.bit_generator)(0)
+    bits.state = rng.bit_generator.state
+    return np.random.Generator(bits)
+
+
+def copy_state(state: S, flat: tuple[str, ...], nested: tuple[str, ...]) -> S:
+    """A copy of a plain state object for ``Game.copy``: every attribute is ``state``'s, but ``rng``
+    is copied (``copy_rng``), the containers named in ``flat`` (lists of immutable values, dicts of
+    them, numpy arrays) are copied one level deep and those in ``nested`` (lists or dicts whose
+    values are such containers) two levels deep.  Any other attribute is shared: it must be
+    immutable (numbers, strings, tuples of them, the read-only component data)."""
+    new = object.__new__(type(state))
+    attrs = new.__dict__
+    attrs.update(state.__dict__)
+    for name in flat:
+        attrs[name] = attrs[name].copy()
+    for name in nested:
+        value = attrs[name]
+        attrs[name] = (
+            {k: v.copy() for k, v in value.items()} if isinstance(value, dict) else [v.copy() for v in value]
+        )
+    attrs["rng"] = copy_rng(attrs["rng"])
+    return new

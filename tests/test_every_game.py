@@ -6,6 +6,8 @@ being registered in ``sim.games.GAMES``):
 * one game is a function of its game seed: the same seed replays it, other seeds differ;
 * nothing reads global random state (numpy's or the ``random`` module's);
 * a mid-game snapshot (``to_dict``/``from_dict``) plays on exactly like the original;
+* ``copy`` gives an independent state (no mutable object shared, playing it on leaves the original
+  as it was) that equals the original and plays on exactly like it;
 * the component data a worker process receives (pickled) equals the data loaded, and its objects keep
   their attributes in slots, not in a ``__dict__``.
 """
@@ -93,38 +95,94 @@ def test_the_game_ignores_global_random_state(case: tuple[str, dict[str, Any]]) 
     assert _final(name, rules, 17) == first
 
 
+Logged = list[tuple[int, str, tuple[int, ...]]]
+
+
+def _step(game: Any, state: Any, pick: np.random.Generator) -> Logged:
+    """One decision point with choices drawn from ``pick``; the (seat, kind, fields) recorded."""
+    choices = {}
+    for seat in game.to_move(state):
+        options = game.legal_options(state, seat)
+        choices[seat] = options[int(pick.integers(len(options)))]
+    logged = [(seat, *game.record(state, seat, choice)) for seat, choice in choices.items()]
+    game.apply(state, choices)
+    return logged
+
+
+def _mid_game(name: str, rules: dict[str, Any], seed: int, steps: int) -> tuple[Any, Any]:
+    """(game, state) after ``steps`` random decision points (fewer if the game ends)."""
+    game = get_game(name)
+    state = game.new_state(_players(name), rules, game.load_data(None), seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if game.is_terminal(state):
+            break
+        _step(game, state, rng)
+    return game, state
+
+
+def _play_on_alike(game: Any, a: Any, b: Any, steps: int) -> None:
+    """``a`` and ``b`` make the same records for the same choices and end alike."""
+    rng_a, rng_b = np.random.default_rng(99), np.random.default_rng(99)
+    for _ in range(steps):
+        if game.is_terminal(a):
+            break
+        assert _step(game, b, rng_b) == _step(game, a, rng_a)
+    assert game.is_terminal(b) == game.is_terminal(a)
+    assert game.scores(b) == game.scores(a)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_ids)
 def test_a_snapshot_plays_on_like_the_original(case: tuple[str, dict[str, Any]]) -> None:
     """``to_dict``/``from_dict`` half-way through: the copy makes the same decisions and ends the same."""
-    name, rules = case
-    game = get_game(name)
-    n = _players(name)
-    state = game.new_state(n, rules, game.load_data(None), 23)
-    rng = np.random.default_rng(23)
-
-    def step(s: Any, pick: np.random.Generator) -> list[tuple[int, str, tuple[int, ...]]]:
-        movers = game.to_move(s)
-        choices = {}
-        for seat in movers:
-            options = game.legal_options(s, seat)
-            choices[seat] = options[int(pick.integers(len(options)))]
-        logged = [(seat, *game.record(s, seat, choice)) for seat, choice in choices.items()]
-        game.apply(s, choices)
-        return logged
-
-    for _ in range(60):
-        if game.is_terminal(state):
-            break
-        step(state, rng)
+    game, state = _mid_game(*case, seed=23, steps=60)
     copy = game.from_dict(game.to_dict(state))
     assert game.to_dict(copy) == game.to_dict(state)
-    rng_a, rng_b = np.random.default_rng(99), np.random.default_rng(99)
-    for _ in range(200):
-        if game.is_terminal(state):
-            break
-        assert step(copy, rng_b) == step(state, rng_a)
-    assert game.is_terminal(copy) == game.is_terminal(state)
-    assert game.scores(copy) == game.scores(state)
+    _play_on_alike(game, state, copy, 200)
+
+
+_MUTABLE = (list, dict, set, bytearray, np.ndarray, np.random.Generator, np.random.BitGenerator)
+
+
+def _mutables(obj: Any, path: str, found: dict[int, str]) -> None:
+    """Every mutable object reachable from ``obj`` (items, values), by id, with its path (a read-only
+    numpy array is not: a state may share one it replaces rather than writes)."""
+    if isinstance(obj, _MUTABLE) and not (isinstance(obj, np.ndarray) and not obj.flags.writeable):
+        found[id(obj)] = path
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            _mutables(item, f"{path}[{i}]", found)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            _mutables(value, f"{path}[{key!r}]", found)
+    elif isinstance(obj, np.random.Generator):
+        _mutables(obj.bit_generator, f"{path}.bit_generator", found)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("steps", [0, 45, 90])
+def test_copy_is_independent_equal_and_plays_on_like_the_original(
+    case: tuple[str, dict[str, Any]], steps: int
+) -> None:
+    """``copy`` (what search plays on): equal ``to_dict``, no mutable object in common with the
+    original (the component data aside), playing the copy to the end leaves the original as it was,
+    and a second copy makes the same records as the original for the same choices."""
+    game, state = _mid_game(*case, seed=31, steps=steps)
+    copy = game.copy(state)
+    assert type(copy) is type(state) and game.to_dict(copy) == game.to_dict(state)
+    ours: dict[int, str] = {}
+    theirs: dict[int, str] = {}
+    for key, value in vars(state).items():
+        if key != "data":
+            _mutables(value, key, ours)
+    for key, value in vars(copy).items():
+        if key != "data":
+            _mutables(value, key, theirs)
+    assert sorted(ours[i] for i in ours.keys() & theirs.keys()) == []
+    before = game.to_dict(state)
+    _play_on_alike(game, game.copy(copy), copy, 4000)  # the copy of a copy too
+    assert game.to_dict(state) == before
+    _play_on_alike(game, state, game.copy(state), 300)
 
 
 def _data_objects(obj: Any) -> list[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.game import Result, RuleSwitch, ranks_from_scores
+from sim.game import Result, RuleSwitch, copy_state, ranks_from_scores
 from sim.games.greenland import data as data_module
 from sim.games.greenland import rules
 from sim.games.greenland.data import GreenlandData
@@ -236,6 +236,19 @@ def _layout(kind: str) -> tuple[Callable[[GreenlandState, Option], tuple[int, ..
 _LAYOUTS = {kind: _layout(kind) for kind in KINDS}
 
 
+#: ``GreenlandState``'s containers for ``copy``: one level deep, two levels deep (``score_memo``, a
+#: list or None, is copied by hand; every other field is immutable)
+_FLAT = (
+    "rules", "tribe", "events", "inventions", "imports", "pool", "alpha", "valhalla", "pieces", "energy",
+    "ivory", "iron", "religion", "alive", "hostile", "gone", "discards", "order", "contests", "queue",
+    "offers", "hunts", "left_cards", "faces", "dice", "won", "converted", "log",
+)
+_NESTED = (
+    "decks", "warm", "cold", "elders", "hunters", "colonists", "placed", "tableau", "trophies", "hands",
+    "husbands", "used", "bred", "stats",
+)
+
+
 @lru_cache(maxsize=8)
 def _load(path: str | None) -> GreenlandData:
     return data_module.load(path)
@@ -372,6 +385,12 @@ class Greenland:
         doc["hunts"] = [list(h) for h in state.hunts]
         doc["log"] = [list(x) for x in state.log]
         return copy.deepcopy(doc)  # a snapshot: nothing shared with the live state
+
+    def copy(self, state: GreenlandState) -> GreenlandState:
+        new = copy_state(state, _FLAT, _NESTED)
+        if state.score_memo is not None:
+            new.score_memo = state.score_memo.copy()
+        return new
 
     def from_dict(self, doc: dict[str, Any]) -> GreenlandState:
         path = doc["data_path"]

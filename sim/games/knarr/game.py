@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.game import Result, RuleSwitch, ranks_from_scores
+from sim.game import Result, RuleSwitch, copy_state, ranks_from_scores
 from sim.games.knarr import data as data_module
 from sim.games.knarr import rules
 from sim.games.knarr.data import KnarrData
@@ -159,6 +159,15 @@ _VALUES: dict[str, Callable[[KnarrState, Option], tuple[int, ...]]] = {
 }
 
 
+#: ``KnarrState``'s containers for ``copy``: one level deep, two levels deep (``crews``, three
+#: levels, is copied by hand; every other field is immutable)
+_FLAT = (
+    "rules", "deck", "discard", "board", "vp", "rep", "recruits", "bracelets", "deck_a", "deck_b", "visible",
+    "coins", "raids", "building_deck", "display", "renewal", "bonus", "pending_refill", "raid_log",
+)
+_NESTED = ("hands", "owned", "covered", "buildings", "reserved", "stats")
+
+
 @lru_cache(maxsize=8)
 def _load(path: str | None) -> KnarrData:
     return data_module.load(path)
@@ -267,6 +276,11 @@ class Knarr:
         doc["data_path"] = state.data.path  # type: ignore[attr-defined]
         doc["artifacts"] = list(state.artifacts)
         return copy.deepcopy(doc)  # a snapshot: nothing shared with the live state
+
+    def copy(self, state: KnarrState) -> KnarrState:
+        new = copy_state(state, _FLAT, _NESTED)
+        new.crews = [[cards.copy() for cards in seat] for seat in state.crews]
+        return new
 
     def from_dict(self, doc: dict[str, Any]) -> KnarrState:
         path = doc["data_path"]

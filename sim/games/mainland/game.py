@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.game import Result, RuleSwitch, result_from_scores
+from sim.game import Result, RuleSwitch, copy_state, result_from_scores
 from sim.games.mainland import data as data_module
 from sim.games.mainland import rules
 from sim.games.mainland.data import MainlandData
@@ -31,6 +31,12 @@ RULE_SWITCHES = (
         "count (a village-and-tower card would then supply its own village).",
     ),
 )
+
+
+#: ``MainlandState``'s containers for ``copy``: one level deep (``scores`` is read-only and replaced,
+#: never written, so it is shared), two levels deep
+_FLAT = ("rules", "items", "owner", "counts", "tokens", "totals")
+_NESTED = ("hands", "decks", "discards", "stats")
 
 
 @lru_cache(maxsize=8)
@@ -147,6 +153,11 @@ class Mainland:
             "stats": {k: list(v) for k, v in state.stats.items()},
             "rng": state.rng.bit_generator.state,
         }
+
+    def copy(self, state: MainlandState) -> MainlandState:
+        new = copy_state(state, _FLAT, _NESTED)
+        new.public_arrays = new.rules_proxy = None  # views of the original's arrays and rules
+        return new
 
     def from_dict(self, doc: dict[str, Any]) -> MainlandState:
         data = self.load_data(None if doc["data_path"] == str(data_module.DEFAULT_PATH) else doc["data_path"])
