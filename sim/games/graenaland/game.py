@@ -41,6 +41,7 @@ from sim.games.graenaland.state import (
     VOTE,
     GraenalandState,
     ProposalRecord,
+    copy_state,
 )
 from sim.games.graenaland.victory import goal_counts, goal_values, goals_met, victory_points
 from sim.games.graenaland.view import GraenalandView, view_of
@@ -341,6 +342,10 @@ class Graenaland:
         return out
 
     # ------------------------------------------------------------------ snapshots
+
+    def copy(self, state: GraenalandState) -> GraenalandState:
+        """An independent copy, much cheaper than ``from_dict(to_dict(state))`` (``state.copy_state``)."""
+        return copy_state(state)
 
     def to_dict(self, state: GraenalandState) -> dict[str, Any]:
         data = state.data  # type: ignore[attr-defined]

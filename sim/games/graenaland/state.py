@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.game import copy_state as copy_fields
+
 # Phases (graenaland.txt:56-61) and the decisions inside them.
 HEROES, PROPOSE, VOTE, BUILD, PAY, FEE, CONTRIBUTE, JOINT, RELOCATE, OVER = range(10)
 DRAFT, ANCHOR, CHOOSE_CARD, ANNOUNCE = range(10, 14)  # advanced rules (graenaland.txt:267-316)
@@ -100,6 +102,23 @@ class GraenalandState:
     # (sim.games.graenaland.victory.goals_by_seat).  Both are immutable, so copies may share them.
     goals_memo: tuple | None = None  # (goal values, goals met, goals met counted; each per seat)
     goals_stale: frozenset[int] = frozenset()  # seats whose remembered goals no longer hold
+
+
+#: for ``sim.game.copy_state``: the fields holding lists (or dicts) of immutable values, and those holding
+#: lists (or dicts) of such lists; every other field but ``rng`` and ``anchor`` is immutable
+FLAT_FIELDS = ("rules", "army", "supply_deck", "supply_row", "supply_discard", "houses", "tokens",
+               "proposers", "final_queue", "markets_used", "fee_queue", "taken", "history", "start_positions",
+               "draft_queue", "vp_card", "claims")
+NESTED_FIELDS = ("villages", "buildings", "public", "cards", "face_down", "heroes", "waiting", "hands",
+                 "supplies", "decks", "discards", "stats", "draft_cards", "settlers", "vp_offer")
+
+
+def copy_state(state: GraenalandState) -> GraenalandState:
+    """An independent copy (``Graenaland.copy``): no list, dict or generator in common with ``state``."""
+    new = copy_fields(state, FLAT_FIELDS, NESTED_FIELDS)
+    if new.anchor is not None:  # (territory, seats still to decide): the list is popped from
+        new.anchor = (new.anchor[0], list(new.anchor[1]))
+    return new
 
 
 def board_changed(state: GraenalandState, seat: int) -> None:
