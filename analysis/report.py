@@ -24,6 +24,7 @@ tooltips of the runs table.
 from __future__ import annotations
 
 import html
+import json
 import os
 import platform
 import re
@@ -37,7 +38,8 @@ from typing import Any
 import jinja2
 import polars as pl
 
-from analysis import graenaland, knarr
+from analysis import graenaland, knarr, verdicts
+from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import Runs, open_runs
 from analysis.sections import general, mainland
 from analysis.sections import graenaland as graenaland_report
@@ -161,7 +163,13 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "chart"
 
 
-def render(runs: Runs, sections: list[Section], title: str, study: dict[str, Any] | None = None) -> str:
+def render(
+    runs: Runs,
+    sections: list[Section],
+    title: str,
+    study: dict[str, Any] | None = None,
+    findings: list[Finding] | None = None,
+) -> str:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
     )
@@ -181,6 +189,7 @@ def render(runs: Runs, sections: list[Section], title: str, study: dict[str, Any
         provenance=data_provenance(runs),
         study=study,
         graenaland_note=graenaland.unavailable(),
+        verdicts=verdicts.by_game(verdicts.verdicts(findings or [], sections)),
     )
 
 
@@ -227,9 +236,44 @@ def write_report(
             chart.file = f"{out.stem}-{number:02d}-{_slug(chart.name)}.png"
             _write_atomic(out.parent / chart.file, chart.png)
     games = ", ".join(runs.games_played)
-    text = render(runs, sections, title or f"Skald balance report: {games}", study)
+    title = title or f"Skald balance report: {games}"
+    doc = findings_document(runs, sections, title)
+    write_findings(findings_path(out), doc)
+    text = render(runs, sections, title, study, read_back(doc))
     _write_atomic(out, text.encode("utf-8"))
     return out
+
+
+def findings_path(out: str | Path) -> Path:
+    """The findings file beside a report: ``report.html`` -> ``report.json``."""
+    return Path(out).with_suffix(".json")
+
+
+def findings_document(runs: Runs, sections: list[Section], title: str) -> dict[str, Any]:
+    """``report.json``: the title, each run's label, game, players, variant, games and record identity,
+    each section's id and title, and every finding in the page's order (no time, no folder)."""
+    return document(
+        [f for s in sections for f in s.findings],
+        title=title,
+        runs=[
+            {
+                "label": r.label,
+                "game": r.game,
+                "players": r.players,
+                "variant": r.variant,
+                "games": r.games,
+                "run": r.manifest.get("run"),
+            }
+            for r in runs
+        ],
+        sections=[{"id": s.id, "title": s.title} for s in sections],
+    )
+
+
+def read_back(doc: dict[str, Any]) -> list[Finding]:
+    """The findings exactly as ``report.json`` holds them (through JSON), for the page's verdicts."""
+    rows = json.loads(dumps(doc))["findings"]
+    return [Finding(**{k: v for k, v in row.items() if k != "id"}) for row in rows]
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -84,6 +84,8 @@ def test_the_same_records_give_a_byte_identical_report_and_charts(
     second = report(results, tmp_path)
     assert page(second) == page(first)
     assert charts(first) and charts(second) == charts(first)
+    # 'Beside each report, report.json holds every finding the page states': no timestamp in it at all
+    assert (second / "report.json").read_bytes() == (first / "report.json").read_bytes()
     assert b'id="variants"' in page(first)  # the bootstrap and permutation test of the variants ran
 
 
@@ -96,6 +98,7 @@ def test_a_copy_at_another_path_gives_the_same_report_but_for_the_paths(
     shutil.copytree(results, copy)
     moved = report(copy, tmp_path / "out")
     assert charts(moved) == charts(first)
+    assert (moved / "report.json").read_bytes() == (first / "report.json").read_bytes()  # names no folder
     assert stats.identity(open_runs(copy)) == stats.identity(open_runs(results))
     one, two = page(first), page(moved)
     tooltips = re.compile(rb'title="([^"]*)"')

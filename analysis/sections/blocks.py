@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from analysis.findings import Finding, from_frame
+
 # --------------------------------------------------------------------------- building blocks
 
 
@@ -42,6 +44,8 @@ class Section:
     charts: list[Chart] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: every number the section states, as data (``report.json``; ``analysis.findings``)
+    findings: list[Finding] = field(default_factory=list)
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -224,3 +228,61 @@ def panel_label() -> pl.Expr:
             pl.when(pl.col("variant") == "defaults").then(pl.lit("")).otherwise(", " + pl.col("variant")),
         ]
     ).alias("panel")
+
+
+def balance_findings(
+    section: str, tests: pl.DataFrame, rates: pl.DataFrame, position: str, label: str
+) -> list[Finding]:
+    """The findings of an equal-chances section: per group (game, players, variant, mix) the
+    design-aware test (``<label> equal chances``: estimate = the largest gap between two win rates,
+    the adjusted p over the table's groups, the smallest gap detectable at 80% power) and Balance, and
+    per position (the ``position`` column of ``rates``) its win rate (``<label> win rate``) against the
+    even share."""
+    keys = ("players", "variant", "mix")
+    found = from_frame(
+        tests,
+        section=section,
+        metric=f"{label} equal chances",
+        groups=keys,
+        estimate="max_gap",
+        p_value="p_value",
+        p_adjusted="p_adjusted",
+        test="test",
+        games="decided",
+        clusters="blocks",
+        correction="correction",
+        family="family",
+        unit="difference",
+        expected=0.0,
+        detectable="detectable_gap",
+        excluded="excluded",
+    )
+    found += from_frame(
+        tests,
+        section=section,
+        metric="Balance",
+        groups=keys,
+        estimate="balance",
+        low="balance_low",
+        high="balance_high",
+        games="decided",
+        clusters="blocks",
+        unit="balance",
+        expected="balance_fair",
+        excluded="excluded",
+    )
+    found += from_frame(
+        rates,
+        section=section,
+        metric=f"{label} win rate",
+        groups=(*keys, position),
+        estimate="win_rate",
+        low="ci_low",
+        high="ci_high",
+        games="games",
+        clusters="blocks",
+        unit="share",
+        expected="expected",
+        excluded="excluded",
+    )
+    return found

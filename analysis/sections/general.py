@@ -11,6 +11,7 @@ from analysis.sections.blocks import (
     Chart,
     Section,
     Table,
+    balance_findings,
     col,
     correction_words,
     interval,
@@ -94,6 +95,7 @@ def seat_section(
                 ],
             ),
         ],
+        findings=balance_findings(sid, tests, rates, position, label),
         notes=[
             "Win rates count decided games; "
             + balance.TIES_NOTE
