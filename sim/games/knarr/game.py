@@ -160,7 +160,7 @@ _VALUES: dict[str, Callable[[KnarrState, Option], tuple[int, ...]]] = {
 
 
 #: ``KnarrState``'s containers for ``copy``: one level deep, two levels deep (``crews``, three
-#: levels, is copied by hand; every other field is immutable)
+#: levels, is copied by hand, ``legal`` dropped; every other field is immutable)
 _FLAT = (
     "rules", "deck", "discard", "board", "vp", "rep", "recruits", "bracelets", "deck_a", "deck_b", "visible",
     "coins", "raids", "building_deck", "display", "renewal", "bonus", "pending_refill", "raid_log",
@@ -212,7 +212,9 @@ class Knarr:
         return rules.to_move(state)
 
     def legal_options(self, state: KnarrState, seat: int) -> list[Option]:
-        return rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+        legal = rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+        state.legal = (seat, legal)  # checked against by rules.apply
+        return legal
 
     def view(self, state: KnarrState, seat: int) -> KnarrView:
         return view_of(state, state.data, seat)  # type: ignore[attr-defined]
@@ -271,7 +273,7 @@ class Knarr:
         )
 
     def to_dict(self, state: KnarrState) -> dict[str, Any]:
-        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data")}
+        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data", "legal")}
         doc["rng"] = state.rng.bit_generator.state
         doc["data_path"] = state.data.path  # type: ignore[attr-defined]
         doc["artifacts"] = list(state.artifacts)
@@ -280,6 +282,7 @@ class Knarr:
     def copy(self, state: KnarrState) -> KnarrState:
         new = copy_state(state, _FLAT, _NESTED)
         new.crews = [[cards.copy() for cards in seat] for seat in state.crews]
+        new.legal = None
         return new
 
     def from_dict(self, doc: dict[str, Any]) -> KnarrState:

@@ -5,7 +5,7 @@ Rulings (R1...) are in RULINGS.md; line references are to the expansion text.
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import chain, combinations, product
 from typing import Any
 
 import numpy as np
@@ -354,16 +354,27 @@ def to_move(state: KnarrState) -> tuple[int, ...]:
 
 
 def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> list[tuple[int, ...]]:
-    """Ways to pay a destination: cards per colour plus recruits covering missing cards 1:1 (A.5 Explore)."""
+    """Ways to pay a destination: cards per colour plus recruits covering missing cards 1:1 (A.5 Explore).
+
+    In order: colour 0's count outermost, each count ascending.  A cost the crew and the recruits cannot
+    cover gives no payment (checked before anything is enumerated)."""
     d = data.destinations[dest]
-    out: list[tuple[int, ...]] = []
     if d.cost_kind == COLOURS_COST:
+        cost = d.cost
+        missing = 0
+        for need, have in zip(cost, counts, strict=True):
+            if need > have:
+                missing += need - have
+        if missing > recruits:
+            return []
+        total = sum(cost)
         ranges = [
-            range(max(0, need - recruits), min(have, need) + 1) if need else range(1)
-            for need, have in zip(d.cost, counts, strict=True)
+            range(max(0, need - recruits), min(have, need) + 1) if need else _NOTHING
+            for need, have in zip(cost, counts, strict=True)
         ]
-        _product(ranges, [], out, d.cost, recruits)
-    elif d.cost_kind == SAME:
+        return [(*pay, r) for pay in product(*ranges) if (r := total - sum(pay)) <= recruits]
+    out: list[tuple[int, ...]] = []
+    if d.cost_kind == SAME:
         for c in range(5):
             for k in range(max(1, d.cost_n - recruits), min(counts[c], d.cost_n) + 1):
                 pay = [0] * 5
@@ -382,38 +393,40 @@ def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> li
     return out
 
 
-def _product(ranges, prefix, out, cost, recruits) -> None:
-    if len(prefix) == 5:
-        r = sum(cost) - sum(prefix)
-        if r <= recruits:
-            out.append((*prefix, r))
-        return
-    for k in ranges[len(prefix)]:
-        _product(ranges, [*prefix, k], out, cost, recruits)
+_NOTHING = range(1)  # a colour a cost does not ask for: 0 cards of it
 
 
 def recruit_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
-    out = []
+    """One Recruit per distinct Viking in hand (colour and asset) and board slot it may take: the slot of
+    its colour, any slot when a recruit can be spent or the Cauldron makes it free (A.5 Recruit), none
+    when its colour's slot is empty."""
+    out: list[Option] = []
     seen = set()
-    counts = crew_counts(state, seat)
+    crew = state.crews[seat]
+    colours, assets = data.viking_colour, data.viking_asset
+    board = state.board
+    open_slots = [slot for slot in range(5) if board[slot] >= 0]
+    most = cap(state, data, RECRUIT)
+    held = state.recruits[seat]
+    cauldron = CAULDRON in state.artifacts
     for card in state.hands[seat]:
-        c = data.viking_colour[card]
-        key = (c, data.viking_asset[card])
+        c = colours[card]
+        key = (c, assets[card])
         if key in seen:
             continue
         seen.add(key)
-        column_recruits = sum(data.viking_asset[x] == RECRUIT for x in state.crews[seat][c])
-        column_recruits += data.viking_asset[card] == RECRUIT
-        recruits = min(cap(state, data, RECRUIT), state.recruits[seat] + column_recruits)
-        free_any = CAULDRON in state.artifacts and counts[c] == 1
-        for slot in range(5):
-            if state.board[slot] < 0:
-                continue
-            if slot == c or free_any or recruits >= 1:
-                out.append(Option("recruit", card, slot))
-        if state.board[c] < 0 and not free_any:
-            out.append(Option("recruit", card, -1))
+        free_any = cauldron and len(crew[c]) == 1
+        gained = (assets[card] == RECRUIT) + sum(assets[x] == RECRUIT for x in crew[c])
+        if free_any or min(most, held + gained) >= 1:
+            out.extend([_new(Option, ("recruit", card, slot, (), ())) for slot in open_slots])
+        elif board[c] >= 0:
+            out.append(_new(Option, ("recruit", card, c, (), ())))
+        if board[c] < 0 and not free_any:
+            out.append(_new(Option, ("recruit", card, -1, (), ())))
     return out
+
+
+_new = tuple.__new__  # an Option from a full tuple of its fields (positional construction costs more)
 
 
 def column_choices(data: KnarrData, column: list[int], k: int) -> list[tuple[int, ...]]:
@@ -461,12 +474,17 @@ def explore_options(state: KnarrState, data: KnarrData, seat: int) -> list[Optio
         for pay in payments(data, counts, r, dest):
             per_colour = []
             for c in range(5):
-                key = (c, pay[c])
-                if key not in choices:
-                    choices[key] = column_choices(data, crew[c], pay[c])
-                per_colour.append(choices[key])
+                if pay[c]:
+                    key = (c, pay[c])
+                    picks = choices.get(key)
+                    if picks is None:
+                        picks = choices[key] = column_choices(data, crew[c], pay[c])
+                    per_colour.append(picks)
+            if not per_colour:
+                out.append(_new(Option, ("explore", slot, dest, pay, ())))
+                continue
             for combo in product(*per_colour):
-                out.append(Option("explore", slot, dest, pay, tuple(x for part in combo for x in part)))
+                out.append(_new(Option, ("explore", slot, dest, pay, tuple(chain.from_iterable(combo)))))
     return out
 
 
@@ -562,11 +580,16 @@ def bonus_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]
 
 
 def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
-    legal = options(state, data, seat)
-    try:
-        ok = option in legal
-    except Exception:  # noqa: BLE001 - any comparison failure means the option is not ours
-        ok = False
+    """Check ``option`` against the seat's options and play it.  An option that is one of the very
+    objects of the list ``Knarr.legal_options`` last gave this seat (``state.legal``: what the runner
+    passes) is legal without enumerating the options again; any other is looked for among them."""
+    kept, state.legal = state.legal, None
+    ok = kept is not None and kept[0] == seat and any(o is option for o in kept[1])
+    if not ok:
+        try:
+            ok = option in options(state, data, seat)
+        except Exception:  # noqa: BLE001 - any comparison failure means the option is not ours
+            ok = False
     if not ok:
         raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
     option = Option(*option)
@@ -619,6 +642,7 @@ def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
 
 
 def apply_discards(state: KnarrState, data: KnarrData, choices: dict[int, Any]) -> None:
+    state.legal = None
     movers = discard_movers(state)
     for seat in movers:
         if seat not in choices:

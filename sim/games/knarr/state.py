@@ -115,3 +115,7 @@ class KnarrState:
     resume: int = TURN
     stats: dict[str, list[int]] = field(default_factory=dict)
     raid_log: list[tuple[int, ...]] = field(default_factory=list)  # (round, seat, most?, fewest?) per raid
+    #: ``(seat, options)`` from the last ``Knarr.legal_options`` call, dropped by every ``rules.apply``:
+    #: lets ``apply`` check the choice against that list rather than enumerate the options again (not
+    #: part of the game: neither serialised nor copied)
+    legal: tuple[int, list[Option]] | None = None
