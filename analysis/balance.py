@@ -84,12 +84,6 @@ def seat_balance(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP) 
     )
 
 
-def _share_matrix(frame: pl.DataFrame, position: str) -> tuple[np.ndarray, list]:
-    """(games x positions) matrix of win shares, and the position values (columns)."""
-    wide = frame.pivot(on=position, index=["run", "game_id"], values="win_share", aggregate_function="sum")
-    return _ordered(wide, ("run", "game_id"))
-
-
 def _block_matrix(frame: pl.DataFrame, position: str) -> tuple[np.ndarray, np.ndarray, list]:
     """(blocks x positions) summed win shares, the decided games per block, and the positions."""
     wide = frame.pivot(on=position, index="block", values="win_share", aggregate_function="sum").join(
@@ -266,20 +260,27 @@ def compare_variants(
 
     The baseline is ``baseline`` when given and present, else ``"defaults"`` when present, else the
     first value in sort order.  One row per (group, value, metric) with ``base`` and ``value``, the
-    difference (``diff``, ``diff_low``, ``diff_high``), an effect size and a test:
+    difference (``diff``, ``diff_low``, ``diff_high``), an effect size and a test, ``games`` and
+    ``blocks`` (what they stand on) and ``paired``; every test is designed for the blocks (the two sides
+    are paired by block where they hold the same deals, one game seed a block on each side: variants of
+    one study, same seed and seats):
 
-    * ``balance_gap`` (largest pairwise seat win-rate gap): bootstrap interval of the difference and
-      a permutation test of it (game labels shuffled); ``homogeneity_p`` adds a chi-square test of
-      whether the seats' share of the wins differs at all between the two (a changed pattern can
-      keep the same gap).
+    * ``balance_gap`` (largest pairwise seat win-rate gap): ``base_estimate``/``estimate`` are the plain
+      gaps, ``base_corrected``/``corrected`` the bias-corrected ones, ``diff`` their difference with a
+      jackknife t interval (``inference.gap_difference``, ``interval``); the test (``p_value``, also
+      ``homogeneity_p``) is the homogeneity test of the seats' share of the wins across the two, by
+      relabelling whole blocks (``inference.homogeneity_test``): a changed pattern can keep the same gap.
     * ``game_length`` (``rounds`` when the records have it, else decisions), Cohen's d, and
-      ``truncated_rate``, Cohen's h: the interval and test know the design (``_design_comparison``):
-      paired by block where the two share their deals (the same game seeds), else a cluster-robust
-      difference; ``games`` and ``blocks`` say what they stand on.
+      ``truncated_rate``, Cohen's h: ``_design_comparison`` (paired t on block differences, else a
+      cluster-robust difference).
+
+    ``p_adjusted`` is Holm's over the metrics of one comparison (``family`` tests, ``correction``): the p
+    value for a verdict about "a metric that changed".
     """
-    seats = runs.seats().collect()
+    seats = _decided_seats(runs, position).collect()
     lengths, unit = game_lengths(runs)
     games = inference.design_games(runs).collect().join(lengths, on=["run", "game_id"], how="left")
+    seats = seats.join(games.select("run", "game_id", "game_seed"), on=["run", "game_id"], how="left")
     length = "length"
     rows = []
     for gkey, gframe in games.group_by(list(by), maintain_order=True):
@@ -289,20 +290,17 @@ def compare_variants(
             continue
         base = baseline if baseline in values else ("defaults" if "defaults" in values else values[0])
         mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
-        sframe = seats.filter(mask & ~pl.col("truncated"))
+        sframe = seats.filter(mask)
         base_games = gframe.filter(pl.col(key) == base)
         base_seats = sframe.filter(pl.col(key) == base)
-        base_matrix, base_pos = _share_matrix(base_seats, position)
         for value in values:
             if value == base:
                 continue
             other_games = gframe.filter(pl.col(key) == value)
-            other_seats = sframe.filter(pl.col(key) == value)
-            other_matrix, other_pos = _share_matrix(other_seats, position)
             common = {"key": key, "base": str(base), "value": str(value), **keyd}
-            rows.append({**common, **_gap_row(base_matrix, other_matrix, base_pos == other_pos)})
+            family = [{**common, **_gap_row(base_seats, sframe.filter(pl.col(key) == value), position)}]
             comp = stats.two_means(base_games[length].to_numpy(), other_games[length].to_numpy())
-            rows.append(
+            family.append(
                 {
                     **common,
                     "metric": f"game_length ({unit})",
@@ -317,7 +315,7 @@ def compare_variants(
                 float(other_games["truncated"].sum()),
                 other_games.height,
             )
-            rows.append(
+            family.append(
                 {
                     **common,
                     "metric": "truncated_rate",
@@ -326,7 +324,22 @@ def compare_variants(
                     **_design_comparison(base_games, other_games, "truncated", comp),
                 }
             )
-    return pl.DataFrame(rows) if rows else pl.DataFrame()
+            rows += with_adjusted(family)
+    return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+
+
+#: how ``compare_variants`` corrects the metrics of one comparison (``p_adjusted``)
+METRIC_CORRECTION = "holm"
+
+
+def with_adjusted(family: list[dict]) -> list[dict]:
+    """The rows of one comparison (one family of tests, one per metric) with ``p_adjusted`` (Holm's over
+    their ``p_value``), ``family`` (the tests with a p value) and ``correction``."""
+    adjusted = inference.adjust([r["p_value"] for r in family], METRIC_CORRECTION)
+    return [
+        {**r, "p_adjusted": float(p), "family": adjusted.family, "correction": adjusted.method}
+        for r, p in zip(family, adjusted.p_adjusted, strict=True)
+    ]
 
 
 def _comparison(comp: stats.Comparison) -> dict:
@@ -344,29 +357,39 @@ def _comparison(comp: stats.Comparison) -> dict:
 def _block_means(games: pl.DataFrame, value: str) -> pl.DataFrame:
     """Per block: its ``game_seed`` (one deal), games ``m``, and sum ``y`` and squares ``q`` of ``value``."""
     return inference.block_totals(games.with_columns(pl.col(value).cast(pl.Float64)), [], value).join(
-        games.group_by("block").agg(
-            pl.col("game_seed").first(), pl.col("game_seed").n_unique().alias("_seeds")
-        ),
-        on="block",
+        _block_seeds(games), on="block"
+    )
+
+
+def _block_seeds(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per block of ``frame``: its first ``game_seed`` and ``_seeds``, how many distinct seeds it holds."""
+    return frame.group_by("block").agg(
+        pl.col("game_seed").first(), pl.col("game_seed").n_unique().alias("_seeds")
+    )
+
+
+def _paired(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    """Whether two sides' blocks (``_block_seeds`` frames) pair by deal: one game seed a block on each
+    side, more than one block, and the same seeds on both (variants of one study: same seed and seats)."""
+    return bool(
+        a.height > 1
+        and a["_seeds"].max() == 1
+        and b["_seeds"].max() == 1
+        and a["game_seed"].n_unique() == a.height == b.height == b["game_seed"].n_unique()
+        and set(a["game_seed"]) == set(b["game_seed"])
     )
 
 
 def _design_comparison(base: pl.DataFrame, other: pl.DataFrame, value: str, effect: stats.Comparison) -> dict:
     """``other - base`` of the mean of ``value`` per game, by the design (methods section 2):
 
-    * paired by block (``inference.paired_difference``) where the two sides hold the same deals, one
-      block per game seed on each side (variants of one study: same seed and seats);
+    * paired by block (``inference.paired_difference``) where the two sides hold the same deals
+      (``_paired``);
     * otherwise ``inference.cluster_difference`` of the two cluster-robust means.
 
     The effect size (Cohen's d or h) is ``effect``'s; ``games`` and ``blocks`` count both sides."""
     a, b = _block_means(base, value), _block_means(other, value)
-    one_deal = a["_seeds"].max() == 1 and b["_seeds"].max() == 1
-    paired = (
-        one_deal
-        and a.height > 1
-        and a["game_seed"].n_unique() == a.height == b.height == b["game_seed"].n_unique()
-        and set(a["game_seed"]) == set(b["game_seed"])
-    )
+    paired = _paired(a, b)
     if paired:
         a, b = a.sort("game_seed"), b.sort("game_seed")
         diff = inference.paired_difference((a["y"] / a["m"]).to_numpy(), (b["y"] / b["m"]).to_numpy())
@@ -387,48 +410,79 @@ def _design_comparison(base: pl.DataFrame, other: pl.DataFrame, value: str, effe
         "test": diff.test,
         "games": base.height + other.height,
         "blocks": blocks,
+        "paired": paired,
     }
 
 
-def _gap_row(a: np.ndarray, b: np.ndarray, same_positions: bool) -> dict:
-    def gap(m: np.ndarray) -> float:
-        r = m.mean(axis=0)
-        return float(r.max() - r.min()) if m.size else math.nan
+def _seat_blocks(frame: pl.DataFrame, position: str) -> tuple[pl.DataFrame, list]:
+    """Per block of decided seats: ``game_seed``, ``_seeds``, ``_games`` and each position's summed win
+    shares (the positions, in order, are returned beside)."""
+    wide = frame.pivot(on=position, index="block", values="win_share", aggregate_function="sum")
+    games = frame.group_by("block").agg(pl.col("game_id").n_unique().cast(pl.Float64).alias("_games"))
+    wide = wide.join(games, on="block").join(_block_seeds(frame), on="block")
+    _, order = _ordered(wide.drop("_games", "game_seed", "_seeds"), ("block",))
+    return wide.with_columns(pl.col(order).fill_null(0.0)), order
 
-    a, b = stats.canonical_rows(a), stats.canonical_rows(b)  # the resampling ignores the records' order
-    ga, gb = gap(a), gap(b)
-    rng = np.random.default_rng(stats.data_seed(a, b, "balance.balance_gap", BOOTSTRAP))
-    diffs = []
-    if len(a) > 1 and len(b) > 1:
-        for _ in range(BOOTSTRAP):
-            ra = a[rng.integers(0, len(a), len(a))].mean(axis=0)
-            rb = b[rng.integers(0, len(b), len(b))].mean(axis=0)
-            diffs.append((rb.max() - rb.min()) - (ra.max() - ra.min()))
-    low, high = (
-        (float(np.quantile(diffs, 0.025)), float(np.quantile(diffs, 0.975)))
-        if diffs
-        else (math.nan, math.nan)
+
+def seat_seeds(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
+    """The seeds of ``_gap_row``'s bootstrap and relabellings, from the two (blocks x positions) matrices."""
+    return (
+        stats.data_seed(a, b, "balance.gap_difference", BOOTSTRAP),
+        stats.data_seed(a, b, "balance.homogeneity_test", PERMUTATIONS),
     )
-    p = homogeneity = math.nan
-    if same_positions and a.size and b.size:
-        p = stats.gap_permutation_test(a, b, reps=PERMUTATIONS)
-        table = np.vstack([a.sum(axis=0), b.sum(axis=0)])
-        table = table[:, table.sum(axis=0) > 0]
-        if table.shape[1] >= 2:
-            homogeneity = float(sps.chi2_contingency(table)[1])
-    sd = float(np.std(diffs, ddof=1)) if len(diffs) > 1 else math.nan
-    return {
-        "metric": "balance_gap",
-        "base_estimate": ga,
-        "estimate": gb,
-        "diff": gb - ga,
-        "diff_low": low,
-        "diff_high": high,
-        "effect": (gb - ga) / sd if sd and sd > 0 else math.nan,
-        "effect_name": "diff / bootstrap sd",
-        "p_value": p,
-        "test": f"permutation ({PERMUTATIONS} shuffles of games)",
-        "homogeneity_p": homogeneity,
+
+
+def _gap_row(base: pl.DataFrame, other: pl.DataFrame, position: str) -> dict:
+    """The ``balance_gap`` row of ``compare_variants`` from the two sides' decided seats (with ``block``
+    and ``game_seed``): paired by block where the two hold the same deals (``_paired``), the blocks in
+    seed order; otherwise each side's blocks in one canonical order, so that the records' order does
+    not move the resampling."""
+    a, pos_a = _seat_blocks(base, position)
+    b, pos_b = _seat_blocks(other, position)
+    row: dict = {"metric": "balance_gap", "games": int(a["_games"].sum() + b["_games"].sum())}
+    paired = _paired(a, b)
+    nan = math.nan
+    if pos_a != pos_b or not a.height or not b.height:
+        return (
+            row
+            | dict.fromkeys(("base_estimate", "estimate", "diff", "diff_low", "diff_high"), nan)
+            | {
+                "blocks": a.height + b.height,
+                "paired": paired,
+                "p_value": nan,
+                "homogeneity_p": nan,
+                "test": "seat positions differ",
+            }
+        )
+    if paired:
+        a, b = a.sort("game_seed"), b.sort("game_seed")
+    ya, yb = a.select(pos_a).to_numpy(), b.select(pos_b).to_numpy()
+    ma, mb = a["_games"].to_numpy(), b["_games"].to_numpy()
+    if not paired:
+        ya, yb = (stats.canonical_rows(np.column_stack([m, y])) for m, y in ((ma, ya), (mb, yb)))
+        ma, mb, ya, yb = ya[:, 0], yb[:, 0], ya[:, 1:], yb[:, 1:]
+    gap_seed, test_seed = seat_seeds(ya, yb)
+    gap = inference.gap_difference(ya, ma, yb, mb, paired=paired, seed=gap_seed, resamples=BOOTSTRAP)
+    test = inference.homogeneity_test(
+        ya, ma, yb, mb, paired=paired, seed=test_seed, permutations=PERMUTATIONS
+    )
+    se = float(gap.se)
+    return row | {
+        "base_estimate": float(gap.base),
+        "estimate": float(gap.value),
+        "base_corrected": float(gap.base_corrected),
+        "corrected": float(gap.corrected),
+        "diff": float(gap.estimate),
+        "diff_low": float(gap.low),
+        "diff_high": float(gap.high),
+        "interval": gap.test,
+        "effect": float(gap.estimate) / se if se > 0 else nan,
+        "effect_name": "diff / SE",
+        "p_value": float(test.p_value),
+        "test": test.test,
+        "homogeneity_p": float(test.p_value),
+        "blocks": int(gap.clusters),
+        "paired": paired,
     }
 
 
