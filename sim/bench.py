@@ -6,6 +6,8 @@ and reports the rates.  Three kinds of rows:
 
 * ``throughput``: no records, with 1, 2 and all cores (``JOBS``); ``speedup`` is the rate over the
   1-worker rate and ``efficiency`` the speedup per worker (1.0: perfect scaling);
+  ``decisions_per_cpu_s`` the rate per second of the workers' own CPU time (what other load on a
+  shared machine moves less);
 * ``recording``: one worker playing the same chunks with and without records (``simulate_chunk``
   with a temporary folder or with ``out=None``, chunk by chunk in turn so both see the same load):
   games/s both ways, ``recording_cost`` (the share of the rate that recording costs, from this
@@ -64,16 +66,17 @@ JOBS: tuple[int, ...] = default_jobs()
 
 def play_for(
     plan: RunPlan, first: int, stride: int, seconds: float, max_games: int | None
-) -> tuple[int, int, float]:
+) -> tuple[int, int, float, float]:
     """Play games ``first, first+stride, ...`` until ``seconds`` pass or ``max_games`` are done.
 
     The worker first plays one untimed warm-up game (imports, loading compiled kernels), so
-    each worker's rate is its own steady state.  Returns (games, decisions, seconds).
+    each worker's rate is its own steady state.  Returns (games, decisions, seconds, CPU seconds of
+    this process: on a machine shared with other work the CPU rate moves less than the wall rate).
     """
     game = resolve_game(plan.game_ref)
     play_game(game, plan.players, plan.rules, plan.data, game_seed(plan.seed, 10**9 + first), plan.specs,
               plan.max_decisions, None)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     deadline = start + seconds
     games = decisions = 0
     index = first
@@ -93,7 +96,7 @@ def play_for(
         index += stride
         now = time.perf_counter()
         if (max_games is not None and games >= max_games) or now >= deadline:
-            return games, decisions, now - start
+            return games, decisions, now - start, time.process_time() - cpu
 
 
 def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict[str, Any]:
@@ -106,8 +109,9 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         with loky_parallel(jobs) as parallel:
             results = parallel(delayed(play_for)(plan, w, jobs, budget, per_worker) for w in range(jobs))
     # Workers run side by side: the total rate is the sum of each worker's own rate.
-    games_per_s = sum(g / s for g, _, s in results)
-    decisions_per_s = sum(d / s for _, d, s in results)
+    games_per_s = sum(g / s for g, _, s, _ in results)
+    decisions_per_s = sum(d / s for _, d, s, _ in results)
+    decisions_per_cpu_s = sum(d / c for _, d, _, c in results if c > 0)
     return {
         "game": plan.game_name,
         "players": plan.players,
@@ -115,9 +119,10 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         "jobs": jobs,
         "games_per_s": round(games_per_s, 3),
         "decisions_per_s": round(decisions_per_s, 1),
-        "games": sum(g for g, _, _ in results),
-        "decisions": sum(d for _, d, _ in results),
-        "seconds": round(max(s for _, _, s in results), 3),
+        "games": sum(g for g, _, _, _ in results),
+        "decisions": sum(d for _, d, _, _ in results),
+        "seconds": round(max(s for _, _, s, _ in results), 3),
+        "decisions_per_cpu_s": round(decisions_per_cpu_s, 1),
         "kind": "throughput",
     }
 
@@ -331,7 +336,8 @@ def bench(
         if recording:
             yield measure_recording(plan, seconds, games)
     if copying and not callable(getattr(obj, "copy", None)):
-        yield {"game": obj.name, "players": players, "kind": "copy", "skipped": f"{obj.name} has no copy(state)"}
+        skipped = f"{obj.name} has no copy(state)"
+        yield {"game": obj.name, "players": players, "kind": "copy", "skipped": skipped}
     elif copying:
         plan, _ = make_plan(game, players, ["random"], seats="fixed", seed=seed)
         yield measure_copy(plan, seconds, games)

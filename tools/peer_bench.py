@@ -10,7 +10,8 @@ runs in a virtual environment of its own, never the project's:
     /tmp/peer-venv/bin/pip install catanatron      # 3.2.1 measured
     /tmp/peer-venv/bin/python tools/peer_bench.py [--seconds 5] [--players 4] [--seed 42]
 
-It prints one JSON object per line: per player, ``games_per_s`` and ``decisions_per_s``; last, the
+It prints one JSON object per line: per player, ``games_per_s``, ``decisions_per_s`` and
+``decisions_per_cpu_s`` (per second of this process's CPU time, as ``skald bench`` gives); last, the
 cost of the peer's ``Game.copy`` (µs per copy, over states all through seeded random games).
 
 * ``random``: ``catanatron.models.player.RandomPlayer`` (a uniform pick among the playable actions);
@@ -52,13 +53,14 @@ def measure(name: str, players: int, seconds: float, seed: int) -> dict[str, Any
     kind = PLAYERS[name]
     play(kind, players, seed + 10**6)
     games = decisions = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while True:
         decisions += play(kind, players, seed + games)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             break
+    cpu = time.process_time() - cpu
     return {
         "peer": "catanatron",
         "version": version("catanatron"),
@@ -71,6 +73,7 @@ def measure(name: str, players: int, seconds: float, seed: int) -> dict[str, Any
         "seconds": round(elapsed, 3),
         "games_per_s": round(games / elapsed, 3),
         "decisions_per_s": round(decisions / elapsed, 1),
+        "decisions_per_cpu_s": round(decisions / cpu, 1),
     }
 
 

@@ -5,6 +5,8 @@ Rulings (R1...) are in RULINGS.md; line references are to the expansion text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import chain, combinations, product
 from typing import Any
 
@@ -353,14 +355,21 @@ def to_move(state: KnarrState) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- options
 
 
-def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> list[tuple[int, ...]]:
+def payments(data: KnarrData, counts: Sequence[int], recruits: int, dest: int) -> list[tuple[int, ...]]:
     """Ways to pay a destination: cards per colour plus recruits covering missing cards 1:1 (A.5 Explore).
 
     In order: colour 0's count outermost, each count ascending.  A cost the crew and the recruits cannot
-    cover gives no payment (checked before anything is enumerated)."""
+    cover gives no payment (checked before anything is enumerated).  Memoised on the cost, the counts
+    and the recruits."""
     d = data.destinations[dest]
-    if d.cost_kind == COLOURS_COST:
-        cost = d.cost
+    return list(_payments(d.cost_kind, d.cost, d.cost_n, tuple(counts), recruits))
+
+
+@lru_cache(maxsize=1 << 16)
+def _payments(
+    kind: int, cost: tuple[int, ...], cost_n: int, counts: tuple[int, ...], recruits: int
+) -> tuple[tuple[int, ...], ...]:
+    if kind == COLOURS_COST:
         missing = 0
         for need, have in zip(cost, counts, strict=True):
             if need > have:
@@ -372,25 +381,25 @@ def payments(data: KnarrData, counts: list[int], recruits: int, dest: int) -> li
             range(max(0, need - recruits), min(have, need) + 1) if need else _NOTHING
             for need, have in zip(cost, counts, strict=True)
         ]
-        return [(*pay, r) for pay in product(*ranges) if (r := total - sum(pay)) <= recruits]
+        return tuple([(*pay, r) for pay in product(*ranges) if (r := total - sum(pay)) <= recruits])
     out: list[tuple[int, ...]] = []
-    if d.cost_kind == SAME:
+    if kind == SAME:
         for c in range(5):
-            for k in range(max(1, d.cost_n - recruits), min(counts[c], d.cost_n) + 1):
+            for k in range(max(1, cost_n - recruits), min(counts[c], cost_n) + 1):
                 pay = [0] * 5
                 pay[c] = k
-                out.append((*pay, d.cost_n - k))
-        if recruits >= d.cost_n:
-            out.append((0, 0, 0, 0, 0, d.cost_n))
+                out.append((*pay, cost_n - k))
+        if recruits >= cost_n:
+            out.append((0, 0, 0, 0, 0, cost_n))
     else:  # DIFF: n cards of n different colours
         held = [c for c in range(5) if counts[c]]
-        for k in range(max(0, d.cost_n - recruits), min(len(held), d.cost_n) + 1):
+        for k in range(max(0, cost_n - recruits), min(len(held), cost_n) + 1):
             for chosen in combinations(held, k):
                 pay = [0] * 5
                 for c in chosen:
                     pay[c] = 1
-                out.append((*pay, d.cost_n - k))
-    return out
+                out.append((*pay, cost_n - k))
+    return tuple(out)
 
 
 _NOTHING = range(1)  # a colour a cost does not ask for: 0 cards of it
@@ -440,9 +449,15 @@ def column_choices(data: KnarrData, column: list[int], k: int) -> list[tuple[int
     """
     if k == 0:
         return [()]
+    return list(_column_choices(tuple(column), tuple([data.viking_asset[card] for card in column]), k))
+
+
+@lru_cache(maxsize=1 << 16)
+def _column_choices(column: tuple[int, ...], assets: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """``column_choices`` of a column of cards with these assets (memoised: the tuple returned is shared)."""
     groups: dict[int, list[int]] = {}
-    for card in column:
-        groups.setdefault(data.viking_asset[card], []).append(card)
+    for card, asset in zip(column, assets, strict=True):
+        groups.setdefault(asset, []).append(card)
     piles = [groups[a] for a in sorted(groups)]
     out: list[tuple[int, ...]] = []
 
@@ -457,7 +472,7 @@ def column_choices(data: KnarrData, column: list[int], k: int) -> list[tuple[int
             take(i + 1, left - t, chosen + tuple(pile[len(pile) - t :]))
 
     take(0, k, ())
-    return out
+    return tuple(out)
 
 
 def explore_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
@@ -465,26 +480,29 @@ def explore_options(state: KnarrState, data: KnarrData, seat: int) -> list[Optio
     Vikings inside each column (``column_choices``, ruling R4)."""
     out = []
     crew = state.crews[seat]
-    counts = [len(col) for col in crew]
+    counts = tuple([len(col) for col in crew])
     r = state.recruits[seat]
     slots = [(i, d) for i, d in enumerate(state.visible) if d >= 0]
     slots += [(6 + i, d) for i, d in enumerate(state.reserved[seat])]
     choices: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    destinations = data.destinations
     for slot, dest in slots:
-        for pay in payments(data, counts, r, dest):
+        d = destinations[dest]
+        for pay in _payments(d.cost_kind, d.cost, d.cost_n, counts, r):
             per_colour = []
             for c in range(5):
                 if pay[c]:
-                    key = (c, pay[c])
-                    picks = choices.get(key)
+                    picks = choices.get((c, pay[c]))
                     if picks is None:
-                        picks = choices[key] = column_choices(data, crew[c], pay[c])
+                        picks = choices[c, pay[c]] = column_choices(data, crew[c], pay[c])
                     per_colour.append(picks)
             if not per_colour:
                 out.append(_new(Option, ("explore", slot, dest, pay, ())))
-                continue
-            for combo in product(*per_colour):
-                out.append(_new(Option, ("explore", slot, dest, pay, tuple(chain.from_iterable(combo)))))
+            elif len(per_colour) == 1:
+                out.extend([_new(Option, ("explore", slot, dest, pay, cards)) for cards in per_colour[0]])
+            else:
+                for combo in product(*per_colour):
+                    out.append(_new(Option, ("explore", slot, dest, pay, tuple(chain.from_iterable(combo)))))
     return out
 
 
