@@ -13,8 +13,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from sim.games.graenaland import building
+from sim.games.graenaland.board import build_board
+from sim.games.graenaland.data import BUILDINGS, PUBLIC
 from sim.games.graenaland.game import GAME
-from sim.games.graenaland.state import FLAT_FIELDS, NESTED_FIELDS, GraenalandState
+from sim.games.graenaland.options import END, Action
+from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
+from sim.games.graenaland.votes import settlements_on
 
 DATA = GAME.load_data(None)
 CONFIGS = [  # (players, rules): standard games, the five-player offer, the advanced start and cards
@@ -101,3 +106,106 @@ def test_copy_field_lists_name_every_mutable_field():
     for f in dataclasses.fields(GraenalandState):
         mutable = any(True for _ in _containers(getattr(state, f.name)))
         assert mutable == (f.name in FLAT_FIELDS + NESTED_FIELDS or f.name in by_hand), f.name
+
+
+# --------------------------------------------------------------------------- building options
+
+
+def _reference_action_options(state: GraenalandState, seat: int) -> list[Action]:
+    """The building actions as listed before issue 18: every candidate whose payments
+    ``building.payment_options`` would list (the ways enumerated, then filtered for the palisade fee)."""
+    board = build_board(DATA, state.n_players)
+    out: list[Action] = []
+    offer = state.offer_active
+    basic = not state.final and not offer
+    if basic and not state.supply_taken:
+        out.extend(Action("supply", -1, i) for i in range(len(state.supply_row)))
+    hand = building.hand_counts(state, DATA, seat)
+    sup = building.supply_pairs(state, DATA, seat)
+    markets = len(building.markets_available(state, seat))
+
+    def payable(kind: str, t: int) -> bool:
+        fee = len(building.fee_recipients(state, t, seat)) if kind == "village" else 0
+        for cost in building.cost_variants(state, board, DATA, seat, kind, t):
+            for pay in building.payments(cost, hand, sup, markets):
+                if not fee or sum(hand) - sum(pay.resources) >= fee:
+                    return True
+        return False
+
+    own = [t for t in range(board.n) if settlements_on(state, t, seat) > 0]
+    if state.houses[seat] > 0:
+        near = set(own)
+        for t in own:
+            near |= board.adjacent[t]
+        out.extend(Action("village", t) for t in sorted(near) if payable("village", t))
+        for t in range(board.n):
+            if state.villages[t][seat] > 0 and board.allows_buildings(t):
+                out.extend(Action(name, t) for b, name in enumerate(BUILDINGS)
+                           if state.buildings[t][b] < 0 and payable(name, t))
+    if state.army[seat] < DATA.army_max and payable("army", -1):
+        out.append(Action("army"))
+    if not state.final:
+        for t in own:
+            out.extend(Action(name, t) for k, name in enumerate(PUBLIC)
+                       if not state.public[t][k] and state.tokens[k] > 0 and payable(name, t))
+    if basic and not state.joint_used:
+        for t in own:
+            out.extend(Action("joint", t, k) for k in range(len(PUBLIC))
+                       if not state.public[t][k] and state.tokens[k] > 0)
+        if state.rules.get("five_player_offer") and state.n_players == 5:
+            out.extend(Action("offer", -1, p) for p in range(state.n_players) if p != seat)
+    if not basic or state.supply_taken or not state.supply_row:
+        out.append(END)
+    return out
+
+
+def _build_states() -> Iterator[GraenalandState]:
+    """Building-phase states of random games at 3, 4 and 5 players (the five-player offer and the final
+    building phases included)."""
+    for n, rules in CONFIGS[:3]:
+        for seed in range(3):
+            yield from (s for s in _states(n, rules, seed, 1) if s.phase == BUILD)
+
+
+def test_action_options_are_the_old_enumeration_in_order():
+    """The building actions are exactly those whose payments the old enumeration found, in the same
+    order (random strategies index into the list), and ``action_allowed`` accepts exactly them: among
+    the candidates every builder could name, and a few it never may."""
+    checked = final = 0
+    for state in _build_states():
+        seat = state.builder
+        expected = _reference_action_options(state, seat)
+        assert GAME.legal_options(state, seat) == expected
+        board = build_board(DATA, state.n_players)
+        tried = [Action(kind, t) for kind in ("village", *BUILDINGS, *PUBLIC) for t in range(board.n)]
+        tried += [Action("army"), Action("supply", -1, 3), Action("joint", 0, 2), Action("offer", -1, 4), END,
+                  ("army", -1, -1), ("village",), "end"]
+        for choice in tried:
+            allowed = building.action_allowed(state, board, DATA, seat, choice)
+            assert (allowed is not None) == (choice in expected), choice
+            assert allowed is None or allowed == choice and type(allowed) is Action
+        checked += 1
+        final += state.final
+    assert checked > 1000 and final > 10
+
+
+def test_can_pay_is_whether_a_listed_payment_leaves_the_cards():
+    """``can_pay`` (no ways listed) answers whether ``payments`` lists a way leaving ``keep`` resource
+    cards (the palisade fee, line 203), over random costs, hands, supply cards and marketplaces."""
+    rng = np.random.default_rng(18)
+    costs = list(DATA.costs.values()) + [p.village_cost for p in DATA.pieces.values()]
+    pairs = sorted({tuple(sorted(p)) for p in DATA.supply_cards})
+    answers = set()
+    for _ in range(5000):
+        if rng.random() < 0.7:
+            need = costs[int(rng.integers(len(costs)))]
+        else:
+            need = tuple(int(x) for x in rng.integers(0, 3, 4))
+        hand = tuple(int(x) for x in rng.integers(0, 4, 5) * (rng.random(5) < 0.7))
+        sup = tuple(sorted(pairs[k] for k in rng.integers(len(pairs), size=int(rng.integers(0, 4)))))
+        markets, keep = int(rng.integers(0, 3)), int(rng.integers(0, 4))
+        ways = building.payments(need, hand, sup, markets)
+        listed = any(sum(hand) - sum(p.resources) >= keep for p in ways)
+        assert building.can_pay(need, hand, sup, markets, keep) == listed, (need, hand, sup, markets, keep)
+        answers.add((listed, bool(sup), keep > 0))
+    assert len(answers) == 8

@@ -109,15 +109,99 @@ def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
     return frozenset(out)
 
 
-def payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> list[Pay]:
-    """The distinct ways to pay ``need`` (by card type), each with the fewest marketplaces it needs."""
+def _capped(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int
+            ) -> tuple[Hand, tuple[tuple[int, int], ...], int]:
+    """The hand, supply cards and marketplaces with no more of each than a way to pay ``need`` can use,
+    so that equal situations share their remembered ways: at most ``sum(need)`` cards or marketplaces
+    in all, a resource card only for its own resource or through a marketplace (lines 127, 194-197),
+    a supply card showing no resource needed only through a marketplace."""
     total = sum(need)
-    capped_hand: Hand = tuple(min(h, total) for h in hand)  # type: ignore[assignment]
+    m = min(markets, total)
+    capped_hand: Hand = (min(hand[0], need[0] + m), min(hand[1], need[1] + m), min(hand[2], need[2] + m),
+                         min(hand[3], need[3] + m), min(hand[GOLD], total))
     capped_sup: list[tuple[int, int]] = []
     for pair in sup:
-        if capped_sup.count(pair) < total:
+        if (m or need[pair[0]] or need[pair[1]]) and capped_sup.count(pair) < total:
             capped_sup.append(pair)
-    return list(_payments(need, capped_hand, tuple(capped_sup), min(markets, total)))
+    return capped_hand, tuple(capped_sup), m
+
+
+def payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> list[Pay]:
+    """The distinct ways to pay ``need`` (by card type), each with the fewest marketplaces it needs."""
+    return list(_payments(need, *_capped(need, hand, sup, markets)))
+
+
+def can_pay(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int, keep: int = 0) -> bool:
+    """Whether ``payments`` lists a way to pay ``need`` that leaves at least ``keep`` resource cards in
+    the hand (the palisade fee, line 203), without listing the ways.
+
+    Resource cards alone pay when the units their own resources leave open (``short``) are at most the
+    gold cards (line 127) plus the marketplaces' substitutes (lines 194-197) from the cards left over
+    (``spare``); such a way uses one card per unit. A supply card covers at most its needed symbols,
+    or one unit through a marketplace (lines 133-134, 197): when even all of them cannot close
+    ``short``, no way pays. Otherwise the search finds the fewest cards a way uses (``_fewest``)."""
+    short = spare = 0
+    for r in range(4):
+        d = need[r] - hand[r]
+        if d > 0:
+            short += d
+        else:
+            spare -= d
+    covered = hand[GOLD] + min(markets, spare)
+    if short <= covered:
+        if not sup or sum(hand) - sum(need) >= keep:
+            return sum(hand) - sum(need) >= keep
+    else:
+        for a, b in sup:
+            covered += max(bool(need[a]) + (need[b] > (a == b)), bool(markets))
+        if covered < short:
+            return False
+    return sum(hand) - _fewest(need, *_capped(need, hand, sup, markets)) >= keep
+
+
+_NO_WAY = 1 << 30
+
+
+@lru_cache(maxsize=200_000)
+def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
+    """The fewest resource cards of the ways ``_ways`` lists (the same choices for the first needed
+    unit, searched for the minimum instead of collected), ``_NO_WAY`` when it lists none."""
+    if not any(need):
+        return 0
+    r = next(i for i in range(4) if need[i])
+    less = list(need)
+    less[r] -= 1
+    need1: Cost = (less[0], less[1], less[2], less[3])
+    best = _NO_WAY
+
+    def minus(h: Hand, i: int) -> Hand:
+        x = list(h)
+        x[i] -= 1
+        return (x[0], x[1], x[2], x[3], x[4])
+
+    if hand[r]:
+        best = min(best, 1 + _fewest(need1, minus(hand, r), sup, m))
+    if hand[GOLD]:
+        best = min(best, 1 + _fewest(need1, minus(hand, GOLD), sup, m))
+    if m:
+        for s in range(4):
+            if s != r and hand[s]:
+                best = min(best, 1 + _fewest(need1, minus(hand, s), sup, m - 1))
+    for i, pair in enumerate(sup):
+        if best == 0 or i and sup[i - 1] == pair:
+            continue
+        rest = sup[:i] + sup[i + 1:]
+        a, b = pair
+        if r in pair:
+            best = min(best, _fewest(need1, hand, rest, m))
+            other = b if a == r else a
+            if need1[other]:
+                n2 = list(need1)
+                n2[other] -= 1
+                best = min(best, _fewest((n2[0], n2[1], n2[2], n2[3]), hand, rest, m))
+        if m:
+            best = min(best, _fewest(need1, hand, rest, m - 1))
+    return min(best, _NO_WAY)
 
 
 @lru_cache(maxsize=100_000)
@@ -199,54 +283,76 @@ def payment_options(state: GraenalandState, board: Board, data: GraenalandData, 
 
 
 def action_options(state: GraenalandState, board: Board, data: GraenalandData, seat: int) -> list[Action]:
-    """The builder's actions now (lines 125-212, 233-237, 300-304)."""
-    out: list[Action] = []
+    """The builder's actions now (lines 125-212, 233-237, 300-304): the candidates that need no payment
+    or can be paid."""
+    purse = _purse(state, data, seat)
+    return [action for action, paid in _candidates(state, board, data, seat)
+            if not paid or _payable(state, board, data, seat, purse, action)]
+
+
+def action_allowed(state: GraenalandState, board: Board, data: GraenalandData, seat: int, choice: object
+                   ) -> Action | None:
+    """The action of ``action_options`` equal to ``choice``, or None; only its own payment is checked."""
+    for action, paid in _candidates(state, board, data, seat):
+        if action == choice:
+            if paid and not _payable(state, board, data, seat, _purse(state, data, seat), action):
+                return None
+            return action
+    return None
+
+
+Purse = tuple[Hand, tuple[tuple[int, int], ...], int]
+
+
+def _purse(state: GraenalandState, data: GraenalandData, seat: int) -> Purse:
+    """What the builder pays with: resource cards by type, supply pairs, marketplaces open to it."""
+    markets = len(markets_available(state, seat))
+    return hand_counts(state, data, seat), supply_pairs(state, data, seat), markets
+
+
+def _payable(state: GraenalandState, board: Board, data: GraenalandData, seat: int, purse: Purse,
+             action: Action) -> bool:
+    """Whether ``payment_options`` lists a way to pay for ``action`` (one leaving the palisade fee's
+    cards, line 203)."""
+    kind, t = action.kind, action.territory
+    hand, sup, markets = purse
+    fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
+    costs = cost_variants(state, board, data, seat, kind, t)
+    return any(can_pay(cost, hand, sup, markets, fee) for cost in costs)
+
+
+def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat: int
+                ) -> list[tuple[Action, bool]]:
+    """The builder's actions now, each with whether it is open only when it can be paid."""
+    out: list[tuple[Action, bool]] = []
     offer = state.offer_active
     basic = not state.final and not offer
     if basic and not state.supply_taken:
-        out.extend(Action("supply", -1, i) for i in range(len(state.supply_row)))
-
-    hand = hand_counts(state, data, seat)
-    sup = supply_pairs(state, data, seat)
-    markets = len(markets_available(state, seat))
-
-    def payable(kind: str, t: int) -> bool:
-        fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
-        for cost in cost_variants(state, board, data, seat, kind, t):
-            for pay in payments(cost, hand, sup, markets):
-                if not fee or sum(hand) - sum(pay.resources) >= fee:
-                    return True
-        return False
-
+        out.extend((Action("supply", -1, i), False) for i in range(len(state.supply_row)))
     own = [t for t in range(board.n) if settlements_on(state, t, seat) > 0]
     if state.houses[seat] > 0:
         near = set(own)
         for t in own:
             near |= board.adjacent[t]
-        for t in sorted(near):  # line 143
-            if payable("village", t):
-                out.append(Action("village", t))
+        out.extend((Action("village", t), True) for t in sorted(near))  # line 143
         for t in range(board.n):  # lines 151-154
             if state.villages[t][seat] > 0 and board.allows_buildings(t):
-                for b, name in enumerate(BUILDINGS):
-                    if state.buildings[t][b] < 0 and payable(name, t):
-                        out.append(Action(name, t))
-    if state.army[seat] < data.army_max and payable("army", -1):  # lines 163-169
-        out.append(Action("army"))
+                owners = state.buildings[t]
+                out.extend((Action(name, t), True) for b, name in enumerate(BUILDINGS) if owners[b] < 0)
+    if state.army[seat] < data.army_max:  # lines 163-169
+        out.append((Action("army"), True))
     if not state.final:  # no public buildings in the final building phases (line 237)
         for t in own:  # line 175, 177
-            for k, name in enumerate(PUBLIC):
-                if not state.public[t][k] and state.tokens[k] > 0 and payable(name, t):
-                    out.append(Action(name, t))
+            out.extend((Action(name, t), True) for k, name in enumerate(PUBLIC)
+                       if not state.public[t][k] and state.tokens[k] > 0)
     if basic and not state.joint_used:  # one joint proposal per round (line 207)
         for t in own:
-            for k in range(len(PUBLIC)):
-                if not state.public[t][k] and state.tokens[k] > 0:
-                    out.append(Action("joint", t, k))
+            out.extend((Action("joint", t, k), False) for k in range(len(PUBLIC))
+                       if not state.public[t][k] and state.tokens[k] > 0)
         if state.rules.get("five_player_offer") and state.n_players == 5:  # lines 298-304
-            out.extend(Action("offer", -1, p) for p in range(state.n_players) if p != seat)
+            out.extend((Action("offer", -1, p), False) for p in range(state.n_players) if p != seat)
     if not basic or state.supply_taken or not state.supply_row:  # line 132: take a card first
-        out.append(END)
+        out.append((END, False))
     return out
 
 

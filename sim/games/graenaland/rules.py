@@ -266,9 +266,10 @@ def apply(state: GraenalandState, board: Board, data: GraenalandData, choices: d
         return
     seat = movers[0] if phase != CONTRIBUTE else -1
     if phase == BUILD:
-        allowed = building.action_options(state, board, data, seat)
-        _do_action(state, board, data, seat, _member(state, seat, choices[seat], allowed,
-                                                     "not an action open to the builder now"))
+        action = building.action_allowed(state, board, data, seat, choices[seat])
+        if action is None:
+            raise illegal(state, seat, choices[seat], "not an action open to the builder now")
+        _do_action(state, board, data, seat, action)
     elif phase == PAY:
         option = _member(state, seat, choices[seat], _pay_options(state, board, data, seat),
                          "not a way to pay for this build")
