@@ -29,7 +29,8 @@ import os
 import platform
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -56,21 +57,53 @@ PACKAGES = ("numpy", "numba", "polars", "pyarrow", "joblib", "scipy", "matplotli
 #: seats are its start positions or draft picks; Knarr's seat section reads the round-completion rule.
 OWN_SEAT_SECTIONS = (graenaland.GAME, knarr.GAME)
 
+#: Each game's own sections, given all runs (each keeps its own game's).
+GAME_SECTIONS: dict[str, Callable[[Runs], list[Section]]] = {
+    "mainland": mainland.mainland_sections,
+    graenaland.GAME: graenaland_report.graenaland_sections,
+    knarr.GAME: knarr_report.knarr_sections,
+    "greenland": greenland_report.greenland_sections,
+}
 
-def build_sections(runs: Runs) -> list[Section]:
-    """Every section the records support, in reading order."""
-    rest = Runs([r for r in runs if r.game not in OWN_SEAT_SECTIONS])
-    sections = [general.seat_section(rest)] if len(rest) else []
-    sections += mainland.mainland_sections(runs)
-    sections += [general.strength_section(runs), general.curves_section(runs)]
-    sections += graenaland_report.graenaland_sections(runs)
-    sections += knarr_report.knarr_sections(runs)
-    sections += greenland_report.greenland_sections(runs)
-    variants = general.variants_section(runs)
+
+@dataclass
+class Part:
+    """One game's part of the report (or, with ``game`` empty, the part comparing games)."""
+
+    game: str
+    title: str
+    sections: list[Section]
+
+    @property
+    def id(self) -> str:
+        return f"game-{self.game}" if self.game else "across-games"
+
+
+def game_sections(runs: Runs, game: str) -> list[Section]:
+    """One game's sections in reading order, each computed on that game's runs alone."""
+    own = runs.only(game=game)
+    sections = [] if game in OWN_SEAT_SECTIONS else [general.seat_section(own, sid=f"{game}-seat-balance")]
+    sections += GAME_SECTIONS.get(game, lambda _: [])(own)
+    sections += [
+        general.strength_section(own, sid=f"{game}-strength"),
+        general.curves_section(own, sid=f"{game}-curves"),
+    ]
+    variants = general.variants_section(own, sid=f"{game}-variants")
     if variants is not None:
         sections.append(variants)
-    sections.append(general.precision_section(runs))
     return sections
+
+
+def build_parts(runs: Runs) -> list[Part]:
+    """The report's parts: one per game in the records, then the comparison across games."""
+    parts = [Part(game, verdicts.game_title(game), game_sections(runs, game)) for game in runs.games_played]
+    parts.append(Part("", "Across games", [general.precision_section(runs)]))
+    return parts
+
+
+def build_sections(runs: Runs) -> list[Section]:
+    """Every section the records support, in reading order (the parts' sections, one after another)."""
+    return [s for part in build_parts(runs) for s in part.sections]
 
 
 # --------------------------------------------------------------------------- provenance
@@ -165,7 +198,7 @@ def _slug(text: str) -> str:
 
 def render(
     runs: Runs,
-    sections: list[Section],
+    parts: list[Part],
     title: str,
     study: dict[str, Any] | None = None,
     findings: list[Finding] | None = None,
@@ -181,7 +214,7 @@ def render(
     return template.render(
         title=title,
         created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        sections=sections,
+        parts=parts,
         runs=run_rows(runs),
         duplicates=runs.duplicates,
         versions=versions(),
@@ -189,7 +222,7 @@ def render(
         provenance=data_provenance(runs),
         study=study,
         graenaland_note=graenaland.unavailable(),
-        verdicts=verdicts.by_game(verdicts.verdicts(findings or [], sections)),
+        verdicts=verdicts.by_game(verdicts.verdicts(findings or [], [s for p in parts for s in p.sections])),
     )
 
 
@@ -227,7 +260,8 @@ def write_report(
     out = check_output(out)
     runs = open_runs(paths)
     with pl.Config(engine_affinity="in-memory"):
-        sections = build_sections(runs)
+        parts = build_parts(runs)
+    sections = [s for part in parts for s in part.sections]
     out.parent.mkdir(parents=True, exist_ok=True)
     number = 0
     for section in sections:
@@ -239,7 +273,7 @@ def write_report(
     title = title or f"Skald balance report: {games}"
     doc = findings_document(runs, sections, title)
     write_findings(findings_path(out), doc)
-    text = render(runs, sections, title, study, read_back(doc))
+    text = render(runs, parts, title, study, read_back(doc))
     _write_atomic(out, text.encode("utf-8"))
     return out
 

@@ -62,7 +62,7 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
     out = write_report([results], tmp_path / "report.html")
     html = out.read_text()
     found = re.findall(r'<section id="([^"]+)"', html)
-    assert [s for s in found if s.startswith("knarr")] == SECTIONS
+    assert [s for s in found if s.startswith("knarr")] == [*SECTIONS, "knarr-strength", "knarr-curves", "knarr-variants"]
     for sid in SECTIONS:
         part = html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
         assert "Not available from these records" not in part, sid
@@ -84,7 +84,7 @@ def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: P
     from tests.analysis_testkit import write_results
 
     html = write_report([results], tmp_path / "k.html").read_text()
-    assert 'id="seat-balance"' not in html
+    assert 'id="knarr-seat-balance"' not in html
     seats = _section(html, "knarr-seats")
     assert "Tests of equal seat chances" in seats and "chi-square p if games were independent" in seats
     assert re.search(r"Of the tests of equal seat chances the lowest .* on [\d,]+ blocks gives p [=<]", seats)
@@ -92,8 +92,9 @@ def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: P
     assert "blocks gives p" in seats
     toy = write_results(tmp_path / "toy", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
     mixed = write_report([toy, results], tmp_path / "mixed.html").read_text()
-    general = _section(mixed, "seat-balance")
+    general = _section(mixed, "toy-seat-balance")
     assert "toy" in general and "knarr" not in general.lower()
+    assert 'id="knarr-seat-balance"' not in mixed
     assert mixed.count('<section id="knarr-seats">') == 1
 
 

@@ -65,7 +65,7 @@ def test_every_seat_win_rate_on_the_page_is_a_finding(written: Path) -> None:
     """The seat table's win rates and intervals are the findings' numbers, formatted."""
     html = written.read_text()
     for f in read_findings(written.with_suffix(".json")):
-        if f.metric == "seat win rate" and f.section == "seat-balance":
+        if f.metric == "seat win rate" and f.section == "mainland-seat-balance":
             cell = f"{100 * f.estimate:.1f}%"
             span = f"[{100 * f.low:.1f}, {100 * f.high:.1f}]%"
             assert re.search(re.escape(cell) + r"</td><td>" + re.escape(span), html), (f.id, cell, span)

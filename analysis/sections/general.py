@@ -117,9 +117,20 @@ def seat_section(
     )
 
 
-def strength_section(runs: Runs) -> Section:
+def strength_section(runs: Runs, sid: str = "strength") -> Section:
+    """Bradley-Terry ratings and the head-to-head matrix of one game's strategies; with a single
+    strategy in every seat (a mirror match) there is nothing to rate, and the section says so."""
     h2h = strength.head_to_head(runs, ("game",))
     rated = strength.ratings(runs, ("game",))
+    question = "Which strategy is strongest, and against whom?"
+    if rated.height < 2:
+        return Section(
+            sid,
+            "Strategy strength",
+            question,
+            "Every seat played the same strategy (a mirror match), so there is no strategy to compare: "
+            "run two or more strategies to rate them.",
+        )
     best = rated.row(0, named=True)
     worst = rated.row(rated.height - 1, named=True)
     pair = h2h.filter((pl.col("strategy") == best["strategy"]) & (pl.col("opponent") == worst["strategy"]))
@@ -144,9 +155,9 @@ def strength_section(runs: Runs) -> Section:
         for g in h2h["game"].unique(maintain_order=True).to_list()
     ]
     return Section(
-        "strength",
+        sid,
         "Strategy strength",
-        "Which strategy is strongest, and against whom?",
+        question,
         reading,
         charts=[
             Chart(
@@ -191,7 +202,7 @@ def strength_section(runs: Runs) -> Section:
     )
 
 
-def curves_section(runs: Runs) -> Section:
+def curves_section(runs: Runs, sid: str = "curves") -> Section:
     curve = strength.score_curves(runs, ("players", "strategy"))
     changes = strength.lead_changes(runs, ("players",))
     per_game = strength.count_lead_changes(runs.turns().select("run", "game_id", "turn", "scores")).join(
@@ -208,7 +219,7 @@ def curves_section(runs: Runs) -> Section:
     )
     x_name = curve["x_name"][0] if curve.height else "round"
     return Section(
-        "curves",
+        sid,
         "Score curves and lead changes",
         "How do scores build up over a game, and how often does the lead change?",
         reading,
@@ -301,7 +312,7 @@ def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
     ).replace("  ", " ")
 
 
-def variants_section(runs: Runs) -> Section | None:
+def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
     # the three-player Graenaland variants have their own section
     rest = Runs([r for r in runs if not (r.game == graenaland.GAME and r.players == 3)])
     if not len(rest):
@@ -310,7 +321,7 @@ def variants_section(runs: Runs) -> Section | None:
     if comp.is_empty():
         return None
     return Section(
-        "variants",
+        sid,
         "Rule variants compared",
         "Do the rule switches change balance, game length or truncation?",
         _comparison_reading(comp, "rule variants"),
