@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from analysis import balance, inference, stats
@@ -471,9 +470,10 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
     * ``goals``: the share of winners meeting each goal per population (Wilson intervals);
     * ``compare``: for each player count and mix run both with and without the adjustments, the
       adjusted minus the unadjusted value of each metric, with a 95% interval, an effect size and a
-      test: seat win-rate gap (bootstrap interval, permutation test), game length (Cohen's d, Welch t),
-      hero vote share (Cohen's d, Welch t), truncated games (Cohen's h, z test) and each goal's share
-      among winners (Cohen's h, z test).
+      test, each by the design (``_compare_adjustments``): seat win-rate gap (bias-corrected, with the
+      seats' homogeneity test), game length (Cohen's d), hero vote share (Cohen's d), truncated games
+      (Cohen's h) and each goal's share among winners (Cohen's h); ``p_adjusted`` is Holm's over the
+      comparison's metrics (``family``, ``correction``).
     """
     g = populations(runs)
     keys = list(POPULATION_KEYS)
@@ -520,22 +520,39 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
     if any(g.has_column("seats", c) for c in GOALS):
         goals = goal_rates(g, "population", by=("players", "adjusted", "mix"), winners_only=True)
         out["goals"] = population_order(goals.rename({"seats": "winners"}))
-    out["compare"] = _compare_adjustments(g, games, shares, position, unit)
+    out["compare"] = _compare_adjustments(g, shares, position, unit)
     return out
 
 
-def _compare_adjustments(
-    g: Runs, games: pl.DataFrame, shares: pl.DataFrame | None, position: str, unit: str
-) -> pl.DataFrame:
+def _compare_adjustments(g: Runs, shares: pl.DataFrame | None, position: str, unit: str) -> pl.DataFrame:
+    """``balance.compare_variants`` of ``adjusted`` (on minus off) with the heroes' vote share and each
+    goal's share among the winners added, every metric by the design (``balance._design_comparison``:
+    paired by block where the runs share seeds, else cluster-robust; a game's winners' share of a goal
+    is one value per game), and ``p_adjusted`` Holm's over all the metrics of one comparison."""
     base = balance.compare_variants(
         g, key="adjusted", baseline="off", by=("game", "players", "mix"), position=position
     )
     if base.is_empty():
         return base
-    rows = base.to_dicts()
-    seats = g.seats().filter(~pl.col("truncated") & (pl.col("win_share") > 0)).collect()
-    for (game, players, mix), _ in games.group_by(["game", "players", "mix"], maintain_order=True):
-        same = (pl.col("players") == players) & (pl.col("mix") == mix)  # every run here is Graenaland
+    design = inference.design_games(g).select("run", "game_id", "block", "game_seed").collect()
+    per_game = ["run", "game_id", "adjusted", "players", "mix"]
+    present = [goal for goal in GOALS if goal in g.seats().collect_schema().names()]
+    winners = (
+        g.seats()
+        .filter(~pl.col("truncated") & (pl.col("win_share") > 0))
+        .group_by(per_game)
+        .agg([pl.col(goal).mean() for goal in present])
+        .collect()
+        .join(design, on=["run", "game_id"])
+    )
+    if shares is not None:
+        shares = shares.join(design, on=["run", "game_id"])
+    added = ([("hero_vote_share", "hero_share", shares)] if shares is not None else []) + [
+        (f"winners_{goal}", goal, winners) for goal in present
+    ]
+    rows = []
+    for (game, players, mix), family in base.group_by(["game", "players", "mix"], maintain_order=True):
+        family = family.drop("p_adjusted", "family", "correction").to_dicts()
         common = {
             "key": "adjusted",
             "base": "off",
@@ -544,38 +561,28 @@ def _compare_adjustments(
             "players": players,
             "mix": mix,
         }
-        if shares is not None:
-            part = shares.filter(same)
-            off = part.filter(pl.col("adjusted") == "off")["hero_share"].to_numpy()
-            on = part.filter(pl.col("adjusted") == "on")["hero_share"].to_numpy()
-            if len(off) and len(on):
-                rows.append(
-                    {
-                        **common,
-                        "metric": "hero_vote_share",
-                        "base_estimate": float(np.mean(off)),
-                        "estimate": float(np.mean(on)),
-                        **balance._comparison(stats.two_means(off, on)),
-                    }
-                )
-        winners = seats.filter(same)
-        for goal in GOALS:
-            if goal not in winners.columns:
+        same = (pl.col("players") == players) & (pl.col("mix") == mix)  # every run here is Graenaland
+        for metric, value, frame in added:
+            part = frame.filter(same)
+            off, on = (part.filter(pl.col("adjusted") == side) for side in ("off", "on"))
+            if not off.height or not on.height:
                 continue
-            off = winners.filter(pl.col("adjusted") == "off")[goal]
-            on = winners.filter(pl.col("adjusted") == "on")[goal]
-            if not len(off) or not len(on):
-                continue
-            comp = stats.two_proportions(float(off.sum()), len(off), float(on.sum()), len(on))
-            rows.append(
+            x, y = off[value].to_numpy(), on[value].to_numpy()
+            effect = (
+                stats.two_means(x, y)
+                if metric == "hero_vote_share"
+                else stats.two_proportions(float(x.sum()), len(x), float(y.sum()), len(y))
+            )
+            family.append(
                 {
                     **common,
-                    "metric": f"winners_{goal}",
-                    "base_estimate": float(off.mean()),
-                    "estimate": float(on.mean()),
-                    **balance._comparison(comp),
+                    "metric": metric,
+                    "base_estimate": float(x.mean()),
+                    "estimate": float(y.mean()),
+                    **balance._design_comparison(off, on, value, effect),
                 }
             )
+        rows += balance.with_adjusted(family)
     frame = pl.DataFrame(rows, infer_schema_length=None)
     order = {
         m: i
