@@ -13,13 +13,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from sim.games.graenaland import building
+from sim.games.graenaland import building, distribution
 from sim.games.graenaland.board import build_board
 from sim.games.graenaland.data import BUILDINGS, PUBLIC
 from sim.games.graenaland.game import GAME
 from sim.games.graenaland.options import END, Action
 from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
-from sim.games.graenaland.votes import settlements_on
+from sim.games.graenaland.votes import settlements_on, votes_by_territory, votes_on
 
 DATA = GAME.load_data(None)
 CONFIGS = [  # (players, rules): standard games, the five-player offer, the advanced start and cards
@@ -209,3 +209,26 @@ def test_can_pay_is_whether_a_listed_payment_leaves_the_cards():
         assert building.can_pay(need, hand, sup, markets, keep) == listed, (need, hand, sup, markets, keep)
         answers.add((listed, bool(sup), keep > 0))
     assert len(answers) == 8
+
+
+# --------------------------------------------------------------------------- votes and proposals
+
+
+def test_remembered_votes_and_proposal_territories_are_the_counted_ones():
+    """``votes_by_territory`` equals ``votes_on`` counted afresh; the proposals divide the territories
+    with resources where the proposer has a vote (line 103) among the seats with a vote there (105),
+    as counted afresh; ``can_propose`` is whether there is one."""
+    checked, outcomes = 0, set()
+    for n, rules in CONFIGS:
+        for state in _states(n, rules, 4, 3):
+            fresh = tuple(tuple(votes_on(state, t)) for t in range(len(state.cards)))
+            assert votes_by_territory(state) == fresh
+            for seat in range(n):
+                expected = [(t, tuple(p for p in range(n) if fresh[t][p] > 0)) for t in range(len(fresh))
+                            if state.cards[t] and fresh[t][seat] > 0]
+                options = distribution.proposal_options(state, DATA, seat)
+                assert options.territories() == expected
+                assert distribution.can_propose(state, seat) == (len(options) > 1) == bool(expected)
+                outcomes.add(bool(expected))
+            checked += 1
+    assert checked > 200 and outcomes == {False, True}

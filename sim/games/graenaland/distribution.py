@@ -18,7 +18,7 @@ from sim.errors import IllegalChoice
 from sim.games.graenaland.data import GraenalandData
 from sim.games.graenaland.options import NO_PROPOSAL, Propose
 from sim.games.graenaland.state import GraenalandState, ProposalRecord
-from sim.games.graenaland.votes import votes_on
+from sim.games.graenaland.votes import votes_by_territory
 
 
 @lru_cache(maxsize=4096)
@@ -112,20 +112,26 @@ class ProposalOptions(Sequence):
 
 def voters_of(state: GraenalandState, t: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(seats with at least one vote on t, their votes)."""
-    votes = votes_on(state, t)
+    votes = votes_by_territory(state)[t]
     seats = tuple(p for p in range(state.n_players) if votes[p] > 0)
     return seats, tuple(votes[p] for p in seats)
 
 
 def proposal_options(state: GraenalandState, data: GraenalandData, seat: int) -> ProposalOptions:
+    votes = votes_by_territory(state)
     segments = []
     for t in range(len(state.cards)):
-        if not state.cards[t]:
-            continue
-        voters, _ = voters_of(state, t)
-        if seat in voters:
+        if state.cards[t] and votes[t][seat] > 0:
+            voters = tuple(p for p, v in enumerate(votes[t]) if v > 0)
             segments.append(_Segment(t, voters, state, data))
     return ProposalOptions(segments)
+
+
+def can_propose(state: GraenalandState, seat: int) -> bool:
+    """Whether ``proposal_options`` offers more than "no proposal": resources lie at a territory where
+    the seat has a vote (line 103)."""
+    votes = votes_by_territory(state)
+    return any(state.cards[t] and votes[t][seat] > 0 for t in range(len(state.cards)))
 
 
 def check_proposal(state: GraenalandState, seat: int, choice: object) -> Propose:

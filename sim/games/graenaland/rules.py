@@ -369,7 +369,7 @@ def _next_proposer(state: GraenalandState, board: Board, data: GraenalandData) -
     """The next non-main player in clockwise order that can propose (line 90); a player with no
     territory to divide is skipped (its only option would be no proposal). Then the building phase."""
     while state.proposers:
-        if len(distribution.proposal_options(state, data, state.proposers[0])) > 1:
+        if distribution.can_propose(state, state.proposers[0]):
             state.phase = PROPOSE
             return
         state.proposers.pop(0)

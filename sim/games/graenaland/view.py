@@ -16,7 +16,7 @@ from sim.games.graenaland.building import hand_counts, markets_available, supply
 from sim.games.graenaland.data import GraenalandData
 from sim.games.graenaland.state import GraenalandState, ProposalRecord
 from sim.games.graenaland.victory import goal_values
-from sim.games.graenaland.votes import votes_on
+from sim.games.graenaland.votes import votes_by_territory
 
 
 class GraenalandView(NamedTuple):
@@ -78,7 +78,7 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
                     for cs, ds in zip(state.cards, state.face_down, strict=True)),
         heroes=tuple(map(tuple, state.heroes)), waiting=tuple(map(tuple, state.waiting)),
         army=tuple(state.army), houses=tuple(state.houses), tokens=tuple(state.tokens),
-        votes=tuple(tuple(votes_on(state, t)) for t in range(board.n)),
+        votes=votes_by_territory(state),
         goals=tuple(goal_values(state, data, p) for p in range(n)),
         hand=tuple(data.card_resource[c] for c in state.hands[seat]),
         hand_counts=hand_counts(state, data, seat), supplies=supply_pairs(state, data, seat),

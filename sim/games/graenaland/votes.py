@@ -7,8 +7,11 @@ hypothetical hero positions) with the same code the rules use.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from sim.games.graenaland.state import PALISADE, PRIEST, WARRIOR, GraenalandState
+
+Rows = tuple[tuple[int, ...], ...]
 
 
 def settlements_on(state: GraenalandState, t: int, seat: int) -> int:
@@ -55,3 +58,18 @@ def votes_on(state: GraenalandState, t: int) -> list[int]:
     return tally(t, state.villages[t], state.buildings[t], state.public[t][PALISADE], state.heroes,
                  state.army,
                  state.three)
+
+
+def votes_by_territory(state: GraenalandState) -> Rows:
+    """``votes_on`` for every territory, remembered by all that they read (settlements, palisades,
+    heroes, armies and the three-player adjustments), which changes only with hero moves and builds."""
+    return _votes_by_territory(
+        state.three, tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings)),
+        tuple(row[PALISADE] for row in state.public), tuple(map(tuple, state.heroes)), tuple(state.army))
+
+
+@lru_cache(maxsize=4096)
+def _votes_by_territory(three: bool, villages: Rows, buildings: Rows, palisades: tuple[bool, ...],
+                        heroes: Rows, army: tuple[int, ...]) -> Rows:
+    return tuple(tuple(tally(t, villages[t], buildings[t], palisades[t], heroes, army, three))
+                 for t in range(len(villages)))
