@@ -380,7 +380,7 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
         .sort(keys)
     )
     tests = []
-    columns = dict.fromkeys(["run", "game_id", "players", CHOSEN_TERRITORY, "win_share", *by])
+    columns = dict.fromkeys(["run", "game_id", "block", "players", CHOSEN_TERRITORY, "win_share", *by])
     picked = seats.select(*columns).collect().sort(list(by), maintain_order=True)
     for key, frame in picked.group_by(list(by), maintain_order=True):
         chi2, p, dof = inference.category_wins(frame, CHOSEN_TERRITORY)

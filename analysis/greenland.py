@@ -105,10 +105,11 @@ def _read_seats(g: Runs) -> pl.DataFrame:
     names = tribe_names()
     conversion = {r.label: conversion_rule(r) for r in g}
     frame = (
-        g.seats()
+        inference.design_seats(g)
         .filter(~pl.col("truncated"))
         .select(
             "run",
+            "block",
             "players",
             "variant",
             "mix",
