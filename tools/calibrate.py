@@ -2,6 +2,11 @@
 replicates, and null-certain resamplings of small real runs made with ``skald run``.
 
     .venv/bin/python -m tools.calibrate [--reps 20000] [--splits 2000] [--runs /tmp/skald-calibrate]
+    .venv/bin/python -m tools.calibrate --mode variants [--reps 4000]
+
+``--mode variants``: the checks of ``tests/test_calibration_variants.py`` (the variant comparison's
+bias-corrected seat gap and the seats' homogeneity test) and ``tests/test_calibration_categories.py``
+(the one-winner-per-game category test on blocks) at ``--reps`` replicates.
 
 Real runs (reference/analysis-methods.md section 1: the block is (run, base_game)):
 
@@ -31,6 +36,8 @@ from analysis import balance, inference, stats
 from analysis.runs import Runs, open_runs
 from sim.cli import _main
 from tests import test_calibration as synthetic
+from tests import test_calibration_categories as categories
+from tests import test_calibration_variants as variants
 
 ALPHA = synthetic.ALPHA
 
@@ -206,6 +213,27 @@ def real_report(path: Path, splits: int, contrast: int) -> list[str]:
     return lines
 
 
+def variants_report(reps: int) -> list[str]:
+    """The variant comparison's seat checks and the category test at ``reps`` replicates."""
+    lines = [f"variant comparison, seats ({reps:,} replicates)"]
+    cases = [(name, getattr(variants, name), True) for name in ("SHRINKS", "SMALL", "NULL", "FAIR", "FEW")]
+    cases += [(name, getattr(variants, name), False) for name in ("SHRINKS", "NULL")]
+    for i, (name, pair, paired) in enumerate(cases):
+        r = variants.gap_rates(np.random.default_rng(6000 + i), reps, pair, paired=paired)
+        lines.append(
+            f"  {name:<8} {'paired' if paired else 'unpaired':<8} true gap diff {r['truth']:+.3f}: plain "
+            f"{r['plain']:+.3f}, bias-corrected {r['corrected']:+.3f}; coverage {_pct(r['coverage'])}; "
+            f"homogeneity test rejects {_pct(r['rejects'])}"
+        )
+    for i, (blocks, stick) in enumerate(((60, 0.6), (20, 0.3), (60, 0.0))):
+        r = categories.category_rates(np.random.default_rng(7000 + i), reps, blocks=blocks, stick=stick)
+        lines.append(
+            f"  category test, {blocks} blocks of 4, deal stickiness {stick}: FPR new {_pct(r['new'])}"
+            f"  games as independent {_pct(r['old'])}"
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=20_000, help="replicates of each synthetic check")
@@ -217,7 +245,12 @@ def main(argv: list[str] | None = None) -> int:
         "--runs", type=Path, default=Path("/tmp/skald-calibrate"), help="where the real runs go"
     )
     parser.add_argument("--jobs", type=int, default=2, help="workers of `skald run`")
+    parser.add_argument("--mode", choices=("all", "variants"), default="all", help="which checks to run")
     args = parser.parse_args(argv)
+    if args.mode == "variants":
+        for line in variants_report(args.reps):
+            print(line)
+        return 0
     for line in synthetic_report(args.reps):
         print(line)
     print(f"real runs (seed 1, --seats rotate; made once under {args.runs})")
