@@ -20,6 +20,7 @@ from analysis.findings import Finding
 
 EQUAL_CHANCES = " equal chances"
 WIN_RATE = " win rate"
+DIFFERENCE = " difference"
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Verdict:
     text: str
     href: str
     significant: bool
+    kind: str = "equal chances"
 
 
 def game_title(game: str) -> str:
@@ -62,13 +64,14 @@ def span(f: Finding, scale: float = 100.0, digits: int = 0) -> str:
     return f" [{scale * f.low:.{digits}f}, {scale * f.high:.{digits}f}]"
 
 
-def p_words(f: Finding) -> str:
-    """``Holm-adjusted p = 0.003 over 4 tests`` or ``p = 0.21``."""
-    p = f.p_adjusted if f.p_adjusted is not None and (f.family or 1) > 1 else f.p_value
-    text = "< 0.001" if p is not None and p < 0.001 else "= -" if p is None else f"= {p:.3f}"
-    if f.p_adjusted is not None and (f.family or 1) > 1:
-        return f"{f.correction}-adjusted p {text} over {f.family} tests"
-    return f"p {text}"
+def p_words(f: Finding, family: bool = True) -> str:
+    """``Holm-adjusted p = 0.003 over 4 tests`` (``family``: name the family's size), or ``p = 0.21``."""
+    adjusted = f.p_adjusted is not None and (f.family or 1) > 1
+    p = f.p_adjusted if adjusted else f.p_value
+    text = "= -" if p is None else "< 0.001" if p < 0.001 else f"= {p:.3f}"
+    if not adjusted:
+        return f"p {text}"
+    return f"{f.correction}-adjusted p {text}" + (f" over {f.family} tests" if family else "")
 
 
 def equal_chances(test: Finding, parts: list[Finding]) -> str:
@@ -101,10 +104,54 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
     )
 
 
+def amount(f: Finding) -> str:
+    """A difference with its interval in its unit: ``+3.2 pp [-1.0, 7.5]`` for shares (percentage
+    points), ``-2.55 [-2.91, -2.19] rounds`` otherwise."""
+    pp = f.unit in ("difference", "share")
+    scale, digits = (100.0, 1) if pp else (1.0, 2)
+    text = "-" if f.estimate is None else f"{scale * f.estimate:+.{digits}f}"
+    if f.low is not None and f.high is not None:
+        text += f" [{scale * f.low:.{digits}f}, {scale * f.high:.{digits}f}]"
+    return f"{text} {'pp' if pp else f.unit}".rstrip()
+
+
+def comparison(family: list[Finding]) -> tuple[str, bool]:
+    """A family of differences (one comparison's metrics) in words, on the adjusted p."""
+    first = family[0]
+    survive = sorted((f for f in family if f.significant), key=lambda f: f.p_adjusted or 1.0)
+    corrected = (
+        f"{first.correction}'s correction over {first.family} metrics"
+        if (first.family or 1) > 1
+        else "one test"
+    )
+    if not survive:
+        return f"no difference survives {corrected}.", False
+    parts = [f"{f.metric[: -len(DIFFERENCE)]} {amount(f)} ({p_words(f, family=False)})" for f in survive]
+    return f"{len(survive)} of {len(family)} metrics differ after {corrected}: " + "; ".join(
+        parts
+    ) + ".", True
+
+
 def verdicts(findings: Sequence[Finding], sections: Sequence[Any] = ()) -> list[Verdict]:
     """The verdicts the findings support, game by game in the order of the page."""
     known = {getattr(s, "id", None) for s in sections}
     out = []
+    families: dict[tuple[str, str, tuple], list[Finding]] = {}
+    for f in findings:
+        if f.metric.endswith(DIFFERENCE) and f.p_adjusted is not None:
+            families.setdefault((f.game, f.section, tuple(f.groups.items())), []).append(f)
+    for (game, section, groups), family in families.items():
+        named = dict(groups)
+        heading = (
+            f"{game_title(game)}, {group_words(named, skip=('base', 'value'))}: "
+            f"{named.get('value')} against {named.get('base')}"
+        )
+        text, flagged = comparison(family)
+        out.append(
+            Verdict(
+                game, heading, text[:1].upper() + text[1:], f"#{section}" if section in known else "", flagged
+            )
+        )
     for test in findings:
         if not test.metric.endswith(EQUAL_CHANCES) or test.p_value is None:
             continue
@@ -124,12 +171,12 @@ def verdicts(findings: Sequence[Finding], sections: Sequence[Any] = ()) -> list[
                 game=test.game,
                 heading=heading,
                 text=text[:1].upper() + text[1:],
-                href=f"#{test.section}" if not known or test.section in known else "",
+                href=f"#{test.section}" if test.section in known else "",
                 significant=test.significant,
             )
         )
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
-    return sorted(out, key=lambda v: order[v.game])
+    return sorted(out, key=lambda v: (order[v.game], v.kind != "equal chances"))
 
 
 def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:

@@ -11,6 +11,7 @@ import json
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -114,7 +115,7 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
         rates, section="seats", metric="seat win rate", groups=("players", "variant", "seat"),
         estimate="win_rate", low="ci_low", high="ci_high", expected="expected",
     )  # fmt: skip
-    (v,) = verdicts(found)
+    (v,) = verdicts(found, [SimpleNamespace(id="seats")])
     assert v.significant and v.href == "#seats"
     assert v.text == (
         "Seat 2 wins 41% [36, 46] against an even 33% (Holm-adjusted p = 0.003 over 4 tests; "
@@ -123,3 +124,26 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
     quiet = [Finding(**{**f.__dict__, "p_adjusted": 0.4, "p_value": 0.2}) for f in found[:1]] + found[1:]
     (v,) = verdicts(quiet)
     assert not v.significant and "gaps below 13 points would not reliably show" in v.text
+
+
+def test_a_comparison_verdict_names_only_differences_that_survive_the_correction() -> None:
+    """Issue 15: 'Any verdict drawn from several tests (which seat, which group, which metric, which
+    card) uses Holm or Benjamini-Hochberg. It says which correction, and how many tests it stands on.'"""
+    groups = {"players": 2, "mix": "greedy + random", "base": "defaults", "value": "skali"}
+    common = {"game": "knarr", "section": "v", "groups": groups, "correction": "Holm", "family": 2}
+    length = Finding(
+        metric="game length difference", estimate=-2.55, low=-2.91, high=-2.19, p_value=0.001,
+        p_adjusted=0.002, unit="rounds", **common,
+    )  # fmt: skip
+    gap = Finding(
+        metric="largest seat win-rate gap difference", estimate=0.05, low=-0.1, high=0.2, p_value=0.03,
+        p_adjusted=0.06, unit="difference", **common,
+    )  # fmt: skip
+    (v,) = verdicts([length, gap], [SimpleNamespace(id="v")])
+    assert v.significant and v.href == "#v" and v.heading.endswith("skali against defaults")
+    assert v.text == (
+        "1 of 2 metrics differ after Holm's correction over 2 metrics: game length -2.55 [-2.91, -2.19] "
+        "rounds (Holm-adjusted p = 0.002)."
+    )
+    (v,) = verdicts([gap], [SimpleNamespace(id="v")])
+    assert not v.significant and v.text == "No difference survives Holm's correction over 2 metrics."

@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import balance, charts, graenaland, scores, strength
+from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
@@ -24,6 +25,7 @@ from analysis.sections.blocks import (
     significant_groups,
     table,
     tests_table,
+    variant_words,
 )
 
 # --------------------------------------------------------------------------- sections
@@ -194,6 +196,30 @@ def strength_section(runs: Runs, sid: str = "strength") -> Section:
                 ],
             ),
         ],
+        findings=from_frame(
+            rated,
+            section=sid,
+            metric="rating",
+            groups=("strategy",),
+            estimate="rating",
+            low="rating_low",
+            high="rating_high",
+            games="games",
+            unit="rating",
+            expected=1500.0,
+        )
+        + from_frame(
+            h2h,
+            section=sid,
+            metric="finishes ahead",
+            groups=("strategy", "opponent"),
+            estimate="rate",
+            low="ci_low",
+            high="ci_high",
+            games="meetings",
+            unit="share",
+            expected=0.5,
+        ),
         notes=[
             "Ratings: Bradley-Terry by MM iterations on every pair of different strategies in each finished "
             "game (rank breaking; shared ranks count 1/2), intervals from 200 bootstrap resamples of whole "
@@ -204,15 +230,15 @@ def strength_section(runs: Runs, sid: str = "strength") -> Section:
 
 def curves_section(runs: Runs, sid: str = "curves") -> Section:
     curve = strength.score_curves(runs, ("players", "strategy"))
-    changes = strength.lead_changes(runs, ("players",))
+    changes = strength.lead_changes(runs, ("game", "players", "variant"))
     per_game = strength.count_lead_changes(runs.turns().select("run", "game_id", "turn", "scores")).join(
         runs.games().filter(~pl.col("truncated")).select("run", "game_id", "players").collect(),
         on=["run", "game_id"],
     )
     c = changes.sort("n", descending=True).row(0, named=True)
     reading = (
-        f"In {players_words(c['players'])} games the sole lead changes hands {c['mean']:.1f} times per "
-        f"game on "
+        f"In {players_words(c['players'])} games{variant_words(c['variant'])} the sole lead changes hands "
+        f"{c['mean']:.1f} times per game on "
         f"average {interval(c['low'], c['high'])}, and {pct(c['none'], 0)} of games have the same leader "
         f"from start "
         f"to end."
@@ -252,6 +278,7 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
                 changes,
                 [
                     ("players", col("players")),
+                    ("variant", col("variant")),
                     ("games", col("n")),
                     ("mean", col("mean", lambda x: num(x, 2))),
                     ("95% interval", lambda r: interval(r["low"], r["high"], digits=2)),
@@ -261,6 +288,17 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
                 ],
             )
         ],
+        findings=from_frame(
+            changes,
+            section=sid,
+            metric="lead changes per game",
+            groups=("players", "variant"),
+            estimate="mean",
+            low="low",
+            high="high",
+            games="n",
+            unit="count",
+        ),
         notes=[
             "The leader is the seat with the strictly highest score after a decision; a tie for the lead "
             "keeps "
@@ -287,28 +325,71 @@ def _comparison_table(title: str, frame: pl.DataFrame) -> Table:
             ("95% interval", lambda r: interval(r["diff_low"], r["diff_high"], digits=3)),
             ("effect", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
             ("p", col("p_value", pval)),
+            *([("Holm p", col("p_adjusted", pval))] if "p_adjusted" in frame.columns else []),
             ("test", col("test")),
         ],
     )
 
 
+def comparison_findings(sid: str, comp: pl.DataFrame) -> list[Finding]:
+    """One finding per compared metric of ``balance.compare_variants``: the difference (compared minus
+    baseline) with its interval, its p and the Holm-adjusted p over the comparison's metrics."""
+    named = comp.with_columns(
+        pl.col("metric")
+        .map_elements(lambda m: charts.METRIC_LABELS.get(m.split(" (")[0], m) + " difference", pl.String)
+        .alias("what"),
+        pl.col("metric")
+        .map_elements(lambda m: m.split(" (")[1].rstrip(")") if " (" in m else "difference", pl.String)
+        .alias("unit"),
+    )
+    found = []
+    for (what, unit), rows in named.group_by("what", "unit", maintain_order=True):
+        found += from_frame(
+            rows,
+            section=sid,
+            metric=str(what),
+            groups=("players", "mix", "base", "value"),
+            estimate="diff",
+            low="diff_low",
+            high="diff_high",
+            p_value="p_value",
+            p_adjusted="p_adjusted",
+            test="test",
+            games="games",
+            clusters="blocks",
+            correction="correction",
+            family="family",
+            unit=str(unit),
+            expected=0.0,
+        )
+    return found
+
+
 def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
-    sig = frame.filter(pl.col("p_value") < 0.05)
+    """The comparison in one sentence, on the Holm-adjusted p over each comparison's metrics."""
+    adjusted = "p_adjusted" if "p_adjusted" in frame.columns else "p_value"
+    sig = frame.filter(pl.col(adjusted) < 0.05)
+    family = int(frame["family"].max()) if "family" in frame.columns else 1
+    correction = (
+        f"after {frame['correction'][0]}'s correction over each comparison's {family} metrics"
+        if adjusted == "p_adjusted" and family > 1
+        else "at the 5% level"
+    )
     if sig.height == 0:
         return (
-            f"None of the {frame.height} differences between {what} is significant at the 5% level; "
+            f"None of the {frame.height} differences between {what} is significant {correction}; "
             f"the intervals show how large an effect the data can still hide."
         )
-    r = sig.sort("p_value").row(0, named=True)
+    r = sig.sort(adjusted).row(0, named=True)
     metric = r["metric"].split(" (")[0]
     label = charts.METRIC_LABELS.get(metric, metric)
     unit = r["metric"].split(" (")[1].rstrip(")") if " (" in r["metric"] else ""
     return (
         f"{sig.height} of {frame.height} differences between {what} {'is' if sig.height == 1 else 'are'} "
-        "significant at the 5% level; the "
+        f"significant {correction}; the "
         f"clearest is the {label} at {r['players']} players: {num(r['base_estimate'], 3)} {unit} under "
-        f"{r['base']} versus {num(r['estimate'], 3)} {unit} under {r['value']} ({p_is(r['p_value'])}, "
-        f"{r['test']})."
+        f"{r['base']} versus {num(r['estimate'], 3)} {unit} under {r['value']} (adjusted "
+        f"{p_is(r[adjusted])}, {r['test']})."
     ).replace("  ", " ")
 
 
@@ -333,6 +414,7 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
             )
         ],
         tables=[_comparison_table("Rule variants against the baseline", comp)],
+        findings=comparison_findings(sid, comp),
         notes=[
             "balance_gap = largest pairwise seat win-rate gap (bootstrap interval; chi-square homogeneity "
             "test of "
@@ -356,11 +438,11 @@ def precision_section(runs: Runs) -> Section:
         }
         for r in rates.iter_rows(named=True)
     ]
-    margin = scores.winner_margin(runs, ("game", "players"))
+    margin = scores.winner_margin(runs, ("game", "players", "variant"))
     for r in margin.iter_rows(named=True):
         rows.append(
             {
-                "estimate": f"{r['game']} {r['players']}p winner's margin",
+                "estimate": f"{r['game']} {r['players']}p winner's margin ({r['variant']})",
                 "value": f"{r['mean']:.1f} points",
                 "interval": interval(r["low"], r["high"]),
                 "halfwidth": (r["high"] - r["low"]) / 2,
