@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.games.mainland.evaluate import Evaluation, evaluate, hand_placements
+from sim.games.mainland.evaluate import Evaluation, evaluate, playable_cards
 from sim.games.mainland.items import (
     CASTLE,
     GOLD,
@@ -59,8 +59,7 @@ class OnePlyStrategy(Strategy):
 
     def start_of_turn(self, view: MainlandView, options: np.ndarray) -> Any:
         kinds = options[:, 0]
-        playable = np.zeros(len(view.hand), dtype=bool)
-        playable[np.unique(hand_placements(view)[:, 0])] = True
+        playable = playable_cards(view)
         if playable.all():
             return options[np.flatnonzero(kinds == KEEP)[0]]
         replace = np.flatnonzero(kinds == REPLACE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -14,9 +15,18 @@ from sim.games.mainland.view import MainlandView
 
 def hand_placements(view: MainlandView) -> np.ndarray:
     """Legal ``(hand_index, rotation, row, col)`` for the viewer's hand as it is now."""
+    return _over_hand(kernels.legal_placements, view)
+
+
+def playable_cards(view: MainlandView) -> np.ndarray:
+    """For each card of the viewer's hand: can it be placed now (has it a row in ``hand_placements``)?"""
+    return _over_hand(kernels.playable_cards, view)
+
+
+def _over_hand(kernel: Any, view: MainlandView) -> np.ndarray:
     camp = view.phase == CAMP
     cards = np.array([view.data.camp_card] if camp else view.hand, dtype=np.int64)
-    return kernels.legal_placements(
+    return kernel(
         view.items, view.owner, view.counts, view.seat, cards, view.data.rotations,
         view.data.unique_rotation, view.data.is_castle_card, COVER, REQ_PAIRS,
         bool(view.rules["castle_needs_overlap"]), camp, bool(view.rules["card_meets_own_requirements"]),

@@ -183,10 +183,11 @@ def _windows(items, owner, player, cover, castle_needs_overlap, camp):
 
 @njit(cache=True)
 def _fill_placements(out, col, items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
-                     cover, req_pairs, castle_needs_overlap, camp, card_meets_own):
+                     cover, req_pairs, castle_needs_overlap, camp, card_meets_own, first_only=False):
     """Write every legal ``(hand_index, rotation, row, col)`` into ``out[:, col:col + 4]``; return the count.
 
-    ``out`` needs ``len(hand) * 4 * (number of windows)`` rows at most (see ``_windows``).
+    ``out`` needs ``len(hand) * 4 * (number of windows)`` rows at most (see ``_windows``).  With
+    ``first_only``, only the first legal placement of each card is written (in the same order).
     """
     cols = items.shape[1]
     windows, masks, covers_own, n_partial, n_windows = _windows(items, owner, player, cover,
@@ -195,7 +196,10 @@ def _fill_placements(out, col, items, owner, counts, player, hand, rotations, un
     for h in range(hand.shape[0]):
         card = hand[h]
         last = n_windows if is_castle_card[card] else n_partial
+        found = n
         for rot in range(4):
+            if first_only and n > found:
+                break
             if not unique_rotation[card, rot]:
                 continue
             layout = rotations[card, rot]
@@ -225,6 +229,8 @@ def _fill_placements(out, col, items, owner, counts, player, hand, rotations, un
                 out[n, col + 2] = r
                 out[n, col + 3] = c
                 n += 1
+                if first_only:
+                    break
     return n
 
 
@@ -237,6 +243,20 @@ def legal_placements(items, owner, counts, player, hand, rotations, unique_rotat
     n = _fill_placements(out, 0, items, owner, counts, player, hand, rotations, unique_rotation,
                          is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own)
     return out[:n]
+
+
+@njit(cache=True)
+def playable_cards(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                   cover, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
+    """For each card of ``hand``: has it a legal placement (``legal_placements`` non-empty for it)?
+    Stops at the first one of each card."""
+    out = np.empty((hand.shape[0], 4), dtype=np.int16)
+    n = _fill_placements(out, 0, items, owner, counts, player, hand, rotations, unique_rotation,
+                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own, True)
+    playable = np.zeros(hand.shape[0], dtype=np.bool_)
+    for i in range(n):
+        playable[out[i, 0]] = True
+    return playable
 
 
 @njit(cache=True)
@@ -266,15 +286,29 @@ def score_board(items, owner, n_players, points):
     territories in, so the score does not depend on where they lie.
     """
     rows, cols = items.shape
-    seen = np.zeros((rows, cols), dtype=np.bool_)
-    stack = np.empty(rows * cols, dtype=np.int64)
-    best_size = np.zeros(n_players, dtype=np.int64)
-    best_items = np.full(n_players, -1, dtype=np.int64)
-    best_minor = np.zeros(n_players, dtype=np.int64)
-    minor_total = np.zeros(n_players, dtype=np.int64)
+    out = np.zeros((n_players, 4), dtype=np.float64)
+    _score_seats(items, owner, n_players, points, np.ones(n_players, dtype=np.bool_),
+                 np.zeros((rows, cols), dtype=np.bool_), np.empty(rows * cols, dtype=np.int64),
+                 np.empty((4, n_players), dtype=np.int64), out)
+    return out
+
+
+@njit(cache=True)
+def _score_seats(items, owner, n_players, points, scored, seen, stack, best, out):
+    """``score_board`` into ``out`` for the seats with ``scored[p]`` only (the other rows are left as
+    they are): only their tiles are flooded.  ``seen`` (rows, cols), ``stack`` (rows * cols) and ``best``
+    (4, n_players) are work space, cleared here."""
+    rows, cols = items.shape
+    seen[:, :] = False
+    best_size, best_items, best_minor, minor_total = best[0], best[1], best[2], best[3]
+    for p in range(n_players):
+        best_size[p] = 0
+        best_items[p] = -1
+        best_minor[p] = 0
+        minor_total[p] = 0
     for r0 in range(rows):
         for c0 in range(cols):
-            if seen[r0, c0] or items[r0, c0] == 0:
+            if seen[r0, c0] or items[r0, c0] == 0 or not scored[owner[r0, c0]]:
                 continue
             p = owner[r0, c0]
             seen[r0, c0] = True
@@ -305,15 +339,16 @@ def score_board(items, owner, n_players, points):
                 best_size[p] = size
                 best_items[p] = inside
                 best_minor[p] = minor
-    out = np.zeros((n_players, 4), dtype=np.float64)
     for p in range(n_players):
+        if not scored[p]:
+            continue
         if best_items[p] < 0:
+            out[p, 0] = out[p, 1] = out[p, 2] = out[p, 3] = 0.0
             continue
         out[p, 1] = best_size[p]
         out[p, 2] = best_items[p]
         out[p, 3] = minor_total[p] - best_minor[p]
         out[p, 0] = out[p, 1] + out[p, 2] + out[p, 3]
-    return out
 
 
 @njit(cache=True)
@@ -322,26 +357,38 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
 
     Returns ``scores_after (m, n_players)``, ``covered_own (m, n_items)``,
     ``covered_other (m, n_items)`` (items of the mover's / other seats' colours covered) and
-    ``placed (m, n_items)`` (items the card lays down).
+    ``placed (m, n_items)`` (items the card lays down).  Only the mover and the seats whose tiles
+    the card covers are scored again: any other seat's tiles, and so its territories, stay as they
+    were (a territory joins tiles of its own colour only, line 197).
     """
     m = options.shape[0]
     n_items = points.shape[0]
+    rows, cols = items.shape
     scores_after = np.empty((m, n_players), dtype=np.float64)
     covered_own = np.zeros((m, n_items), dtype=np.int64)
     covered_other = np.zeros((m, n_items), dtype=np.int64)
     placed = np.zeros((m, n_items), dtype=np.int64)
     saved_items = np.empty(4, dtype=items.dtype)
     saved_owner = np.empty(4, dtype=owner.dtype)
+    base = score_board(items, owner, n_players, points)
+    scored = np.zeros(n_players, dtype=np.bool_)
+    seen = np.zeros((rows, cols), dtype=np.bool_)
+    stack = np.empty(rows * cols, dtype=np.int64)
+    best = np.empty((4, n_players), dtype=np.int64)
+    s = np.zeros((n_players, 4), dtype=np.float64)
     for i in range(m):
         layout = rotations[hand[options[i, 0]], options[i, 1]]
         r = options[i, 2]
         c = options[i, 3]
+        scored[:] = False
+        scored[player] = True
         for j in range(4):
             rr = r + j // 2
             cc = c + j % 2
             saved_items[j] = items[rr, cc]
             saved_owner[j] = owner[rr, cc]
             if items[rr, cc] != 0:
+                scored[owner[rr, cc]] = True
                 if owner[rr, cc] == player:
                     covered_own[i, items[rr, cc]] += 1
                 else:
@@ -349,9 +396,9 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
             items[rr, cc] = layout[j]
             owner[rr, cc] = player
             placed[i, layout[j]] += 1
-        s = score_board(items, owner, n_players, points)
+        _score_seats(items, owner, n_players, points, scored, seen, stack, best, s)
         for p in range(n_players):
-            scores_after[i, p] = s[p, 0]
+            scores_after[i, p] = s[p, 0] if scored[p] else base[p, 0]
         for j in range(4):
             items[r + j // 2, c + j % 2] = saved_items[j]
             owner[r + j // 2, c + j % 2] = saved_owner[j]
