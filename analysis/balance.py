@@ -342,18 +342,6 @@ def with_adjusted(family: list[dict]) -> list[dict]:
     ]
 
 
-def _comparison(comp: stats.Comparison) -> dict:
-    return {
-        "diff": comp.estimate,
-        "diff_low": comp.low,
-        "diff_high": comp.high,
-        "effect": comp.effect,
-        "effect_name": comp.effect_name,
-        "p_value": comp.p_value,
-        "test": comp.test,
-    }
-
-
 def _block_means(games: pl.DataFrame, value: str) -> pl.DataFrame:
     """Per block: its ``game_seed`` (one deal), games ``m``, and sum ``y`` and squares ``q`` of ``value``."""
     return inference.block_totals(games.with_columns(pl.col(value).cast(pl.Float64)), [], value).join(
