@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from functools import cache
 
 import numpy as np
 import pytest
 
 from sim.games.graenaland import building, distribution
 from sim.games.graenaland.board import build_board
-from sim.games.graenaland.data import BUILDINGS, PUBLIC
+from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC
 from sim.games.graenaland.game import GAME
-from sim.games.graenaland.options import END, Action
+from sim.games.graenaland.options import END, Action, Pay
 from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
 from sim.games.graenaland.votes import settlements_on, votes_by_territory, votes_on
 
@@ -192,18 +193,8 @@ def test_action_options_are_the_old_enumeration_in_order():
 def test_can_pay_is_whether_a_listed_payment_leaves_the_cards():
     """``can_pay`` (no ways listed) answers whether ``payments`` lists a way leaving ``keep`` resource
     cards (the palisade fee, line 203), over random costs, hands, supply cards and marketplaces."""
-    rng = np.random.default_rng(18)
-    costs = list(DATA.costs.values()) + [p.village_cost for p in DATA.pieces.values()]
-    pairs = sorted({tuple(sorted(p)) for p in DATA.supply_cards})
     answers = set()
-    for _ in range(5000):
-        if rng.random() < 0.7:
-            need = costs[int(rng.integers(len(costs)))]
-        else:
-            need = tuple(int(x) for x in rng.integers(0, 3, 4))
-        hand = tuple(int(x) for x in rng.integers(0, 4, 5) * (rng.random(5) < 0.7))
-        sup = tuple(sorted(pairs[k] for k in rng.integers(len(pairs), size=int(rng.integers(0, 4)))))
-        markets, keep = int(rng.integers(0, 3)), int(rng.integers(0, 4))
+    for need, hand, sup, markets, keep in _random_purses(5000, 18):
         ways = building.payments(need, hand, sup, markets)
         listed = any(sum(hand) - sum(p.resources) >= keep for p in ways)
         assert building.can_pay(need, hand, sup, markets, keep) == listed, (need, hand, sup, markets, keep)
@@ -232,3 +223,85 @@ def test_remembered_votes_and_proposal_territories_are_the_counted_ones():
                 outcomes.add(bool(expected))
             checked += 1
     assert checked > 200 and outcomes == {False, True}
+
+
+# --------------------------------------------------------------------------- payments
+
+
+@cache
+def _reference_ways(need: tuple, hand: tuple, sup: tuple, m: int) -> frozenset:
+    """The ways to pay as enumerated before issue 18: (cards used by type, supply pairs, marketplaces)."""
+    if not any(need):
+        return frozenset({((0, 0, 0, 0, 0), (), 0)})
+    r = next(i for i in range(4) if need[i])
+    need1 = tuple(x - (i == r) for i, x in enumerate(need))
+    out = set()
+
+    def take(hand2: tuple, sup2: tuple, m2: int, need2: tuple, card: int, pair: tuple | None, mk: int
+             ) -> None:
+        for used, sups, k in _reference_ways(need2, hand2, sup2, m2):
+            if card >= 0:
+                used = tuple(u + (i == card) for i, u in enumerate(used))
+            if pair is not None:
+                sups = tuple(sorted((*sups, pair)))
+            out.add((used, sups, k + mk))
+
+    def minus(h: tuple, i: int) -> tuple:
+        return tuple(x - (j == i) for j, x in enumerate(h))
+
+    if hand[r]:
+        take(minus(hand, r), sup, m, need1, r, None, 0)
+    if hand[GOLD]:
+        take(minus(hand, GOLD), sup, m, need1, GOLD, None, 0)
+    if m:
+        for s in range(4):
+            if s != r and hand[s]:
+                take(minus(hand, s), sup, m - 1, need1, s, None, 1)
+    for i, pair in enumerate(sup):
+        if i and sup[i - 1] == pair:
+            continue
+        rest = sup[:i] + sup[i + 1:]
+        a, b = pair
+        if r in pair:
+            take(hand, rest, m, need1, -1, pair, 0)
+            other = b if a == r else a
+            if need1[other]:
+                take(hand, rest, m, tuple(x - (j == other) for j, x in enumerate(need1)), -1, pair, 0)
+        if m:
+            take(hand, rest, m - 1, need1, -1, pair, 1)
+    return frozenset(out)
+
+
+def _reference_payments(need: tuple, hand: tuple, sup: tuple, markets: int) -> list[Pay]:
+    best: dict[tuple, int] = {}
+    for used, sups, k in _reference_ways(need, hand, sup, markets):
+        if (used, sups) not in best or k < best[used, sups]:
+            best[used, sups] = k
+    return [Pay(used, sups, k) for (used, sups), k in sorted(best.items())]
+
+
+def _random_purses(count: int, seed: int) -> Iterator[tuple]:
+    """(need, hand, supply pairs, marketplaces, cards to keep): the game's costs and other small ones,
+    hands of up to 3 cards per type, up to 3 supply cards and 2 marketplaces."""
+    rng = np.random.default_rng(seed)
+    costs = list(DATA.costs.values()) + [p.village_cost for p in DATA.pieces.values()]
+    pairs = sorted({tuple(sorted(p)) for p in DATA.supply_cards})
+    for _ in range(count):
+        if rng.random() < 0.7:
+            need = costs[int(rng.integers(len(costs)))]
+        else:
+            need = tuple(int(x) for x in rng.integers(0, 3, 4))
+        hand = tuple(int(x) for x in rng.integers(0, 4, 5) * (rng.random(5) < 0.7))
+        sup = tuple(sorted(pairs[k] for k in rng.integers(len(pairs), size=int(rng.integers(0, 4)))))
+        yield need, hand, sup, int(rng.integers(0, 3)), int(rng.integers(0, 4))
+
+
+def test_payments_are_the_old_enumeration_in_order():
+    """``payments`` lists the same ways as the enumeration before issue 18, in the same order (random
+    strategies index into the list), each with the fewest marketplaces it needs."""
+    kinds = set()
+    for need, hand, sup, markets, _keep in _random_purses(1500, 7):
+        listed = building.payments(need, hand, sup, markets)
+        assert listed == _reference_payments(need, hand, sup, markets), (need, hand, sup, markets)
+        kinds.add((len(listed) > 1, any(p.supplies for p in listed), any(p.markets for p in listed)))
+    assert len(kinds) == 8  # one way or several, with and without supply cards and marketplaces

@@ -57,27 +57,35 @@ def markets_available(state: GraenalandState, seat: int) -> list[int]:
 # --------------------------------------------------------------------------- payments
 
 
+#: a way to pay as one integer: 4 bits per count, the resource cards used by type (grain .. gold), then
+#: the supply cards used by their sorted pair of resources, in sorted order (``_decode``)
+_CARD = tuple(1 << (4 * i) for i in range(5))
+_PAIRS = tuple((a, b) for a in range(4) for b in range(a, 4))
+_PAIR = {pair: 1 << (20 + 4 * i) for i, pair in enumerate(_PAIRS)}
+
+
 @lru_cache(maxsize=200_000)
-def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
-          ) -> frozenset[tuple[Hand, tuple[tuple[int, int], ...], int]]:
-    """Every (cards used by type, supply pairs used, marketplaces used) covering ``need`` exactly."""
+def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> dict[int, int]:
+    """Every way to cover ``need`` exactly (cards used by type and supply pairs used, encoded as in
+    ``_CARD``/``_PAIR``) -> the fewest marketplaces it uses. The first needed unit is covered by a card of
+    its resource, a gold card (line 127), another card through a marketplace (lines 194-197), a supply
+    card showing it (alone, or with a second needed unit it shows, lines 133-134) or any supply card
+    through a marketplace (197). The caller must not change the result (it is remembered)."""
     if not any(need):
-        return frozenset({((0, 0, 0, 0, 0), (), 0)})
+        return {0: 0}
     r = next(i for i in range(4) if need[i])
     less = list(need)
     less[r] -= 1
     need1: Cost = (less[0], less[1], less[2], less[3])
-    out: set[tuple[Hand, tuple[tuple[int, int], ...], int]] = set()
+    out: dict[int, int] = {}
 
-    def take(hand2: Hand, sup2: tuple, m2: int, need2: Cost, card: int, pair: tuple | None, mk: int) -> None:
-        for used, sups, k in _ways(need2, hand2, sup2, m2):
-            if card >= 0:
-                u = list(used)
-                u[card] += 1
-                used = (u[0], u[1], u[2], u[3], u[4])
-            if pair is not None:
-                sups = tuple(sorted((*sups, pair)))
-            out.add((used, sups, k + mk))
+    def take(ways: dict[int, int], delta: int, mk: int) -> None:
+        get = out.get
+        for key, k in ways.items():
+            key += delta
+            k += mk
+            if get(key, k + 1) > k:
+                out[key] = k
 
     def minus(h: Hand, i: int) -> Hand:
         x = list(h)
@@ -85,28 +93,40 @@ def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
         return (x[0], x[1], x[2], x[3], x[4])
 
     if hand[r]:
-        take(minus(hand, r), sup, m, need1, r, None, 0)
+        take(_ways(need1, minus(hand, r), sup, m), _CARD[r], 0)
     if hand[GOLD]:
-        take(minus(hand, GOLD), sup, m, need1, GOLD, None, 0)
+        take(_ways(need1, minus(hand, GOLD), sup, m), _CARD[GOLD], 0)
     if m:
         for s in range(4):
             if s != r and hand[s]:
-                take(minus(hand, s), sup, m - 1, need1, s, None, 1)
+                take(_ways(need1, minus(hand, s), sup, m - 1), _CARD[s], 1)
     for i, pair in enumerate(sup):
         if i and sup[i - 1] == pair:
             continue
         rest = sup[:i] + sup[i + 1:]
         a, b = pair
+        code = _PAIR[pair]
         if r in pair:
-            take(hand, rest, m, need1, -1, pair, 0)
+            take(_ways(need1, hand, rest, m), code, 0)
             other = b if a == r else a
             if need1[other]:
                 n2 = list(need1)
                 n2[other] -= 1
-                take(hand, rest, m, (n2[0], n2[1], n2[2], n2[3]), -1, pair, 0)
+                take(_ways((n2[0], n2[1], n2[2], n2[3]), hand, rest, m), code, 0)
         if m:
-            take(hand, rest, m - 1, need1, -1, pair, 1)
-    return frozenset(out)
+            take(_ways(need1, hand, rest, m - 1), code, 1)
+    return out
+
+
+def _decode(key: int) -> tuple[Hand, tuple[tuple[int, int], ...]]:
+    """(cards used by type, supply pairs used, sorted) of a way encoded by ``_ways``."""
+    used: Hand = (key & 15, key >> 4 & 15, key >> 8 & 15, key >> 12 & 15, key >> 16 & 15)
+    key >>= 20
+    sups: list[tuple[int, int]] = []
+    for pair in _PAIRS:
+        sups.extend([pair] * (key & 15))
+        key >>= 4
+    return used, tuple(sups)
 
 
 def _capped(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int
@@ -206,12 +226,8 @@ def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) ->
 
 @lru_cache(maxsize=100_000)
 def _payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> tuple[Pay, ...]:
-    best: dict[tuple, int] = {}
-    for used, sups, k in _ways(need, hand, sup, markets):
-        key = (used, sups)
-        if key not in best or k < best[key]:
-            best[key] = k
-    return tuple(Pay(used, sups, k) for (used, sups), k in sorted(best.items()))
+    return tuple(Pay(used, sups, k) for (used, sups), k in sorted(
+        (_decode(key), k) for key, k in _ways(need, hand, sup, markets).items()))
 
 
 def cost_variants(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str, t: int
