@@ -15,7 +15,7 @@ from sim.games.graenaland.board import Board
 from sim.games.graenaland.building import hand_counts, markets_available, supply_pairs
 from sim.games.graenaland.data import GraenalandData
 from sim.games.graenaland.state import GraenalandState, ProposalRecord
-from sim.games.graenaland.victory import goal_values
+from sim.games.graenaland.victory import goal_values_by_seat
 from sim.games.graenaland.votes import votes_by_territory
 
 
@@ -79,7 +79,7 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
         heroes=tuple(map(tuple, state.heroes)), waiting=tuple(map(tuple, state.waiting)),
         army=tuple(state.army), houses=tuple(state.houses), tokens=tuple(state.tokens),
         votes=votes_by_territory(state),
-        goals=tuple(goal_values(state, data, p) for p in range(n)),
+        goals=goal_values_by_seat(state, data),
         hand=tuple(data.card_resource[c] for c in state.hands[seat]),
         hand_counts=hand_counts(state, data, seat), supplies=supply_pairs(state, data, seat),
         hand_sizes=tuple(len(h) for h in state.hands), supply_counts=tuple(len(s) for s in state.supplies),

@@ -32,11 +32,15 @@ def tally(t: int, villages: Sequence[int], buildings: Sequence[int], palisade: b
     and cuts each warrior to one, the palisade takes one from every hero of a seat without a
     settlement there.
     """
-    n = len(villages)
-    here = [(p, h) for p in range(n) for h, pos in enumerate(heroes[p]) if pos == t]
-    priest = any(h == PRIEST for _, h in here)
-    settled = [villages[p] + sum(1 for owner in buildings if owner == p) for p in range(n)]
+    settled = list(villages)
+    for owner in buildings:
+        if owner >= 0:
+            settled[owner] += 1
     out = list(settled)
+    here = [(p, h) for p, mine in enumerate(heroes) for h, pos in enumerate(mine) if pos == t]
+    if not here:
+        return out
+    priest = any(h == PRIEST for _, h in here)
     for p, h in here:
         if h == WARRIOR:
             if three:
