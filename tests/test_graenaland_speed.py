@@ -8,6 +8,8 @@ into them).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Iterator
 from functools import cache
 
@@ -21,6 +23,9 @@ from sim.games.graenaland.game import GAME
 from sim.games.graenaland.options import END, Action, Pay
 from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
 from sim.games.graenaland.votes import settlements_on, votes_by_territory, votes_on
+from sim.runner import play_game
+from sim.tables import TurnLog
+from strategies.registry import parse_spec
 
 DATA = GAME.load_data(None)
 CONFIGS = [  # (players, rules): standard games, the five-player offer, the advanced start and cards
@@ -305,3 +310,32 @@ def test_payments_are_the_old_enumeration_in_order():
         assert listed == _reference_payments(need, hand, sup, markets), (need, hand, sup, markets)
         kinds.add((len(listed) > 1, any(p.supplies for p in listed), any(p.markets for p in listed)))
     assert len(kinds) == 8  # one way or several, with and without supply cards and marketplaces
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+#: (players, strategies, rules, game seed) -> the turn log's digest, as played before issue 18 (525a613);
+#: beside the golden files: the planner, the advanced rules and 5-player random seats
+BEFORE = [
+    (4, ["planner"] * 4, {}, 5, "8b180f0672f7564f"),
+    (3, ["greedy", "planner", "rival"], {"victory_cards": True, "custom_start": True}, 6, "fe2dc663b1cd7cd9"),
+    (5, ["cooperative", "warlord", "planner", "greedy", "random"], {"five_player_offer": True}, 7,
+     "936c930f263c26b1"),
+    (4, ["random"] * 4, {}, 8, "f3951ea5dc459dd8"),
+    (4, ["greedy", "planner:focus=0.5", "warlord", "cooperative"], {"victory_cards": True}, 9,
+     "6aade603d61c462f"),
+]
+
+
+@pytest.mark.parametrize(("n", "names", "rules", "seed", "digest"), BEFORE)
+def test_games_play_as_before(n, names, rules, seed, digest):
+    """Speed changes no game: every decision, record and score of these games is as before issue 18."""
+    log = TurnLog()
+    specs = [parse_spec(s, "graenaland") for s in names]
+    out = play_game(GAME, n, rules, DATA, seed, specs, GAME.default_max_decisions, log)
+    h = hashlib.sha256()
+    for seat, kind, fields, scores in zip(log.seat, log.kind, log.fields, log.scores, strict=True):
+        h.update(json.dumps([seat, kind, list(fields), list(scores)]).encode())
+    h.update(json.dumps([out.result.scores, out.result.ranks, out.result.winners, out.truncated]).encode())
+    assert h.hexdigest()[:16] == digest
