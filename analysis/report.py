@@ -50,6 +50,82 @@ from analysis.sections.blocks import Section
 from sim.errors import SkaldError
 
 TEMPLATES = Path(__file__).parent / "templates"
+#: rows a long table shows before "Show all"
+TOP_ROWS = 10
+
+#: Every statistics term the page uses, in plain words (the page's glossary).
+GLOSSARY = (
+    (
+        "Block",
+        "The games that replay one deal under every seat shift (--seats rotate or exhaustive), or a single "
+        "game otherwise. Games of one block are not independent, so intervals and tests count blocks.",
+    ),
+    (
+        "Design effect",
+        "How much the sharing of deals within blocks widens (above 1) or narrows (below 1) an interval "
+        "compared with independent games; the effective sample size is the games divided by it.",
+    ),
+    (
+        "95% interval",
+        "The range that, over repeated samples, holds the true value 95% of the time. Win rates use "
+        "Wilson's interval at the blocks' effective size; means use Student's t on the blocks.",
+    ),
+    (
+        "p-value",
+        "How often a difference at least this large would show by chance if there were none. Below 0.05 "
+        "counts as a difference here.",
+    ),
+    (
+        "Holm",
+        "Holm's correction of several p-values tested together (which seat, which group, which metric), "
+        "so that the chance of any false alarm among them stays at 5%.",
+    ),
+    (
+        "Benjamini-Hochberg",
+        "A correction of many p-values (for example one per card) that keeps the expected share of false "
+        "alarms among the flagged ones at 5%.",
+    ),
+    (
+        "Rao-Scott chi-square",
+        "The chi-square test of equal chances, corrected for the blocks' design effect.",
+    ),
+    (
+        "G-test",
+        "A likelihood-ratio test of equal chances, like the chi-square; shown for independent games only.",
+    ),
+    (
+        "Newcombe",
+        "Newcombe's interval for the difference of two win rates, built from their Wilson intervals.",
+    ),
+    (
+        "Cohen's h",
+        "An effect size for a difference of two proportions (0.2 small, 0.5 medium, 0.8 large).",
+    ),
+    (
+        "Cohen's d",
+        "An effect size for a difference of two means in standard deviations (0.2 small, 0.8 large).",
+    ),
+    (
+        "Bootstrap",
+        "Resampling the blocks with replacement to see how much an estimate varies; seeded from the records, "
+        "so the same records give the same interval.",
+    ),
+    (
+        "Balance",
+        "1 minus the largest gap between two positions' win rates (1 = even). Even a perfectly fair game "
+        "shows less than 1 in a finite sample; the tables give what a fair game would show at that size.",
+    ),
+    (
+        "Smallest detectable gap",
+        "The gap between the best and worst position that the test finds 80% of the time at this sample "
+        "size; smaller gaps may exist without showing.",
+    ),
+    (
+        "Bradley-Terry rating",
+        "A strength rating from who finished ahead of whom, on the Elo scale: 1500 is the average, +200 "
+        "means finishing ahead about 76% of the time.",
+    ),
+)
 PACKAGES = ("numpy", "numba", "polars", "pyarrow", "joblib", "scipy", "matplotlib", "jinja2")
 
 
@@ -222,6 +298,8 @@ def render(
         provenance=data_provenance(runs),
         study=study,
         graenaland_note=graenaland.unavailable(),
+        glossary=GLOSSARY,
+        top_rows=TOP_ROWS,
         verdicts=verdicts.by_game(verdicts.verdicts(findings or [], [s for p in parts for s in p.sections])),
     )
 

@@ -147,11 +147,8 @@ def verdicts(findings: Sequence[Finding], sections: Sequence[Any] = ()) -> list[
             f"{named.get('value')} against {named.get('base')}"
         )
         text, flagged = comparison(family)
-        out.append(
-            Verdict(
-                game, heading, text[:1].upper() + text[1:], f"#{section}" if section in known else "", flagged
-            )
-        )
+        href = f"#{section}" if section in known else ""
+        out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, flagged, "comparison"))
     for test in findings:
         if not test.metric.endswith(EQUAL_CHANCES) or test.p_value is None:
             continue

@@ -4,7 +4,10 @@ intervals and p-values in them (used by every ``analysis.sections`` module)."""
 from __future__ import annotations
 
 import base64
+import csv
+import io
 import math
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +36,15 @@ class Table:
     title: str
     headers: list[str]
     rows: list[list[str]]
+
+    @property
+    def csv_uri(self) -> str:
+        """The table as a CSV ``data:`` link, so the page can offer it for download and stay whole."""
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        writer.writerow(self.headers)
+        writer.writerows([cell.replace("\u00a0", " ") for cell in row] for row in self.rows)
+        return "data:text/csv;charset=utf-8," + urllib.parse.quote(text.getvalue())
 
 
 @dataclass
