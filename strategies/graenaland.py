@@ -93,6 +93,8 @@ class GraenalandBase(Strategy):
         self._plan: tuple[int, ...] = ()
         self._step: Step | None = None  # the planned build being paid in a final building phase
         self._fee: list[int] = []  # its palisade fee cards still to give
+        self._standing_view: GraenalandView | None = None  # the view ``standing`` was worked out for
+        self._standing: tuple[float, tuple[int, ...], int] = (0.0, (), 0)
 
     # ------------------------------------------------------------------ dispatch
 
@@ -172,10 +174,6 @@ class GraenalandBase(Strategy):
 
     # ------------------------------------------------------------------ votes and values
 
-    def votes_with(self, view: GraenalandView, heroes: Sequence[Sequence[int]]) -> list[list[int]]:
-        return [tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE], heroes, view.army,
-                      view.three) for t in range(view.board.n)]
-
     def need(self, view: GraenalandView) -> list[float]:
         """How much the seat wants each resource: the costs of its next goal builds, less its hand."""
         want = [0.0] * 5
@@ -226,12 +224,23 @@ class GraenalandBase(Strategy):
             self._plan_key, self._plan = key, min(costs, key=lambda combo: (costs[combo], combo))
         return self._plan
 
+    def standing(self, view: GraenalandView) -> tuple[float, tuple[int, ...], int]:
+        """(the potential of the seat's goal values, its settlements per territory, its buildings),
+        worked out once per view (a view never changes)."""
+        if self._standing_view is not view:
+            seat = view.seat
+            per = tuple(view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
+                        for x in range(view.board.n))
+            owned = sum(1 for row in view.buildings for o in row if o == seat)
+            self._standing_view = view
+            self._standing = (self.potential(view, view.goals[seat]), per, owned)
+        return self._standing
+
     def after(self, view: GraenalandView, kind: str, t: int) -> tuple[int, ...]:
         """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view)."""
         seat = view.seat
-        per = [view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
-               for x in range(view.board.n)]
-        owned = sum(1 for row in view.buildings for o in row if o == seat)
+        _, settled, owned = self.standing(view)
+        per = list(settled)
         army = view.army[seat]
         if kind == "village" or kind in BUILDINGS:
             per[t] += 1
@@ -244,7 +253,7 @@ class GraenalandBase(Strategy):
         return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
 
     def build_value(self, view: GraenalandView, kind: str, t: int) -> float:
-        base = self.potential(view, view.goals[view.seat])
+        base = self.standing(view)[0]
         if kind in ("village", "army") or kind in BUILDINGS:
             gain = self.potential(view, self.after(view, kind, t)) - base
             if kind == "village" and view.villages[t][view.seat] == 0 and all(
@@ -305,20 +314,28 @@ class GraenalandBase(Strategy):
         return total
 
     def move(self, view: GraenalandView, options: Sequence[Move]) -> Move:
+        """A move changes the votes only where the seat's heroes leave or arrive (its territory and the
+        destination, where an own hero may swap, line 84): the others keep the counts of staying."""
         board = view.board
-        best, best_value = STAY, self.expected(view, self.votes_with(view, view.heroes))
+        staying = view.votes
+        best, best_value = STAY, self.expected(view, staying)
         for option in options:
             if option == STAY:
                 continue
             mine = list(view.heroes[view.seat])
-            dest = board.moves[mine[option.hero]][option.direction]
+            origin = mine[option.hero]
+            dest = board.moves[origin][option.direction]
             for other, pos in enumerate(mine):
                 if pos == dest:
-                    mine[other] = mine[option.hero]
+                    mine[other] = origin
             mine[option.hero] = dest
             heroes = list(view.heroes)
             heroes[view.seat] = tuple(mine)
-            value = self.expected(view, self.votes_with(view, heroes)) + 1e-3 * self.rng.random()
+            votes = list(staying)
+            for t in (origin, dest):
+                votes[t] = tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE], heroes,
+                                 view.army, view.three)
+            value = self.expected(view, votes) + 1e-3 * self.rng.random()
             if value > best_value + 1e-9:
                 best, best_value = option, value
         return best

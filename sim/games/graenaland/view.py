@@ -14,9 +14,9 @@ from typing import NamedTuple
 from sim.games.graenaland.board import Board
 from sim.games.graenaland.building import hand_counts, markets_available, supply_pairs
 from sim.games.graenaland.data import GraenalandData
-from sim.games.graenaland.state import GraenalandState, ProposalRecord
+from sim.games.graenaland.state import PALISADE, GraenalandState, ProposalRecord
 from sim.games.graenaland.victory import goal_values_by_seat
-from sim.games.graenaland.votes import votes_by_territory
+from sim.games.graenaland.votes import votes_from
 
 
 class GraenalandView(NamedTuple):
@@ -69,27 +69,29 @@ class GraenalandView(NamedTuple):
 
 def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: int) -> GraenalandView:
     n = state.n_players
+    resource = data.card_resource
+    villages, buildings = tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings))
+    public, heroes, army = tuple(map(tuple, state.public)), tuple(map(tuple, state.heroes)), tuple(state.army)
     return GraenalandView(
         seat=seat, n_players=n, round=state.round, phase=state.phase, main=state.main, builder=state.builder,
-        final=state.final, three=state.three,
-        villages=tuple(map(tuple, state.villages)), buildings=tuple(map(tuple, state.buildings)),
-        public=tuple(map(tuple, state.public)),
-        cards=tuple(tuple(-1 if down else data.card_resource[c] for c, down in zip(cs, ds, strict=True))
+        final=state.final, three=state.three, villages=villages, buildings=buildings, public=public,
+        cards=tuple(tuple([-1 if down else resource[c] for c, down in zip(cs, ds, strict=True)])
                     for cs, ds in zip(state.cards, state.face_down, strict=True)),
-        heroes=tuple(map(tuple, state.heroes)), waiting=tuple(map(tuple, state.waiting)),
-        army=tuple(state.army), houses=tuple(state.houses), tokens=tuple(state.tokens),
-        votes=votes_by_territory(state),
+        heroes=heroes, waiting=tuple(map(tuple, state.waiting)),
+        army=army, houses=tuple(state.houses), tokens=tuple(state.tokens),
+        votes=votes_from(state.three, villages, buildings, tuple([row[PALISADE] for row in public]), heroes,
+                         army),
         goals=goal_values_by_seat(state, data),
-        hand=tuple(data.card_resource[c] for c in state.hands[seat]),
+        hand=tuple([resource[c] for c in state.hands[seat]]),
         hand_counts=hand_counts(state, data, seat), supplies=supply_pairs(state, data, seat),
-        hand_sizes=tuple(len(h) for h in state.hands), supply_counts=tuple(len(s) for s in state.supplies),
+        hand_sizes=tuple(map(len, state.hands)), supply_counts=tuple(map(len, state.supplies)),
         supply_row=tuple(tuple(sorted(data.supply_cards[c])) for c in state.supply_row),  # type: ignore[misc]
-        supply_deck_size=len(state.supply_deck), deck_sizes=tuple(len(d) for d in state.decks),
+        supply_deck_size=len(state.supply_deck), deck_sizes=tuple(map(len, state.decks)),
         proposal=state.proposal, voters=state.voters, vote_weights=state.vote_weights,
         pending=state.pending, supply_taken=state.supply_taken, joint_used=state.joint_used,
         markets=len(markets_available(state, seat)) if seat == state.builder else 0,
         fee_to=tuple(state.fee_queue), announcer=state.announcer, history=tuple(state.history),
-        draft_cards=tuple(len(c) for c in state.draft_cards),
+        draft_cards=tuple(map(len, state.draft_cards)),
         victory_card=data.victory_cards[state.vp_card[seat]].levels if state.vp_card[seat] >= 0 else None,
         victory_offer=tuple(data.victory_cards[c].levels for c in state.vp_offer[seat]) if state.vp_offer
         else (),

@@ -65,15 +65,16 @@ def votes_on(state: GraenalandState, t: int) -> list[int]:
 
 
 def votes_by_territory(state: GraenalandState) -> Rows:
-    """``votes_on`` for every territory, remembered by all that they read (settlements, palisades,
-    heroes, armies and the three-player adjustments), which changes only with hero moves and builds."""
-    return _votes_by_territory(
-        state.three, tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings)),
-        tuple(row[PALISADE] for row in state.public), tuple(map(tuple, state.heroes)), tuple(state.army))
+    """``votes_on`` for every territory (``votes_from``)."""
+    return votes_from(state.three, tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings)),
+                      tuple(row[PALISADE] for row in state.public), tuple(map(tuple, state.heroes)),
+                      tuple(state.army))
 
 
 @lru_cache(maxsize=4096)
-def _votes_by_territory(three: bool, villages: Rows, buildings: Rows, palisades: tuple[bool, ...],
-                        heroes: Rows, army: tuple[int, ...]) -> Rows:
+def votes_from(three: bool, villages: Rows, buildings: Rows, palisades: tuple[bool, ...], heroes: Rows,
+               army: tuple[int, ...]) -> Rows:
+    """``tally`` for every territory, remembered by all that it reads (settlements, palisades, heroes,
+    armies and the three-player adjustments: they change only with hero moves and builds)."""
     return tuple(tuple(tally(t, villages[t], buildings[t], palisades[t], heroes, army, three))
                  for t in range(len(villages)))
