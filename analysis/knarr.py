@@ -1,11 +1,14 @@
 """Knarr questions: is there a seat advantage, how far apart are the scores with and without the
-skáli/raid expansion, which destinations and Buildings the winners hold, and how often raids fire
-and whom they favour.
+skáli/raid expansion, which destinations and Buildings go with winning once the holders' strategies
+are allowed for, and how often raids fire and whom they favour.
 
-The per-run logic is ``sim.games.knarr.study`` (``python -m sim.games.knarr.study FOLDER``); the
-functions here run it on every Knarr run of a ``Runs`` set and stack the answers into tidy polars
-DataFrames, each row tagged with ``run``, ``players``, ``variant`` (rule switches off their defaults),
-``expansion`` ("skáli" or "base") and ``mix`` (the strategies, comma-separated).
+Every frame here is per group of ``GROUP`` (players, variant, strategy mix: never pooled across
+them), tagged with ``expansion`` ("skáli" or "base", from the rule switch ``skali``), and counts
+decided games only: truncated and errored games have no winner and are counted beside the rates
+(``excluded``).  The independent unit is the block (``analysis.inference``: one deal replayed under
+every seat shift with ``--seats rotate``), so every interval and test is computed from block totals
+and states its ``blocks``.  ``sim.games.knarr.study`` (``python -m sim.games.knarr.study FOLDER``) is
+the plain per-folder version, and names the cards (``card_names``, ``held_cards``).
 
 Seats win under the round-completion rule (the 40-point trigger ends the game only once the round is
 complete, so every seat has had the same number of turns); a tie splits the win (``win_share``).
@@ -13,16 +16,27 @@ complete, so every seat has had the same number of turns); a tie splits the win 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 
+from analysis import balance, inference, stats
 from analysis.runs import Run, Runs
 from sim.errors import SkaldError
 
 GAME = "knarr"
 EXPANSION_SWITCH = "skali"
+#: the groups every Knarr estimate is made in (``expansion`` follows from ``variant``)
+GROUP: tuple[str, ...] = ("players", "variant", "expansion", "mix")
+#: how the holdings' tests are corrected over the cards (``holdings``)
+CARD_CORRECTION = "fdr_bh"
+MEASURES = {
+    "first_minus_second": "winner's margin",
+    "first_minus_last": "winner minus last",
+    "winning_score": "winning score",
+    "rounds": "game length",
+}
+CARD_KINDS = {"explore": "destination", "develop": "Building"}
 
 
 def _on(value: Any) -> bool:
@@ -41,101 +55,252 @@ def _knarr(runs: Runs) -> Runs:
     return chosen
 
 
-def _study():
-    from sim.games.knarr import study  # the game's own balance questions, one run folder at a time
-
-    return study
-
-
-def _tags(run: Run) -> dict[str, Any]:
-    strategies = run.config.get("strategies") or []
-    return {
-        "run": run.label,
-        "players": run.players,
-        "variant": run.variant,
-        "expansion": "skáli" if has_expansion(run) else "base",
-        "mix": ", ".join(map(str, strategies)),
-    }
+def _expansion(frame: pl.DataFrame | pl.LazyFrame, runs: Runs) -> Any:
+    """``frame`` with an ``expansion`` column from each row's ``variant`` (which fixes the rules)."""
+    tag = {r.variant: "skáli" if has_expansion(r) else "base" for r in runs}
+    return frame.with_columns(
+        pl.col("variant").replace_strict(tag, return_dtype=pl.String).alias("expansion")
+    )
 
 
-def _stack(runs: Runs, per_run: Callable[[Run], pl.DataFrame]) -> pl.DataFrame:
-    frames = []
-    for run in runs:
-        frame = per_run(run)
-        if frame.is_empty():
-            continue
-        tags = _tags(run)
-        frames.append(frame.select(*[pl.lit(v).alias(k) for k, v in tags.items()], pl.all()))
-    if not frames:
-        return pl.DataFrame()
-    return pl.concat(frames, how="diagonal_relaxed")
+def _seats(runs: Runs) -> pl.DataFrame:
+    """Every seat with its ``block``, ``excluded`` flag and ``expansion``, in the records' order."""
+    return _expansion(inference.design_seats(runs), runs).collect()
+
+
+def _excluded(seats: pl.DataFrame, keys: tuple[str, ...] = GROUP) -> pl.DataFrame:
+    """Per group: the truncated or errored games left out."""
+    return (
+        seats.filter(pl.col("excluded"))
+        .group_by(keys)
+        .agg(pl.struct("run", "game_id").n_unique().cast(pl.Int64).alias("excluded"))
+    )
+
+
+def _with_excluded(frame: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
+    return frame.join(_excluded(seats), on=list(GROUP), how="left").with_columns(
+        pl.col("excluded").fill_null(0)
+    )
 
 
 def seat_advantage(runs: Runs) -> pl.DataFrame:
-    """Per run and seat: games, wins (ties split), ``win_rate`` with Wilson 95% ``ci_low``/``ci_high``,
-    ``mean_score`` and ``expected`` (1/players)."""
-    study = _study()
-    out = _stack(_knarr(runs), lambda r: study.seat_advantage(r.path))
-    return out.rename({"win_share": "win_rate"}).with_columns(
-        pl.col("games").cast(pl.Int64), (1.0 / pl.col("players")).alias("expected")
+    """Per group and seat: decided ``games``, ``wins`` (ties split), ``win_rate`` with its 95% interval
+    clustered on blocks (``balance.seat_balance``), ``blocks``, ``excluded``, ``expected`` (1/players)
+    and the ``mean_score`` with ``score_low``/``score_high`` (t on blocks - 1 df)."""
+    k = _knarr(runs)
+    rates = _expansion(balance.seat_balance(k, by=("game", "players", "variant", "mix")), k)
+    seats = _seats(k).filter(~pl.col("excluded"))
+    scores = inference.means_by(seats, [*GROUP, "seat"], "score").select(
+        *GROUP,
+        "seat",
+        pl.col("mean").alias("mean_score"),
+        pl.col("low").alias("score_low"),
+        pl.col("high").alias("score_high"),
+    )
+    return rates.join(scores, on=[*GROUP, "seat"], how="left", maintain_order="left")
+
+
+def _per_game(runs: Runs) -> pl.DataFrame:
+    """Per decided game: its group, ``block``, ``game_seed``, the winner's margin over the runner-up, the
+    winner minus last, the winning score and the game length in rounds."""
+    seats = _seats(runs).filter(~pl.col("excluded"))
+    rounds = (
+        runs.turns().group_by("run", "game_id").agg(pl.col("round").max().cast(pl.Float64).alias("rounds"))
+    )
+    seeds = runs.games().select("run", "game_id", "game_seed")
+    score = pl.col("score").sort(descending=True)
+    return (
+        seats.group_by(*GROUP, "run", "game_id", "block", maintain_order=True)
+        .agg(
+            (score.get(0) - score.get(1)).cast(pl.Float64).alias("first_minus_second"),
+            (pl.col("score").max() - pl.col("score").min()).cast(pl.Float64).alias("first_minus_last"),
+            pl.col("score").max().cast(pl.Float64).alias("winning_score"),
+        )
+        .join(rounds.collect(), on=["run", "game_id"], how="left", maintain_order="left")
+        .join(seeds.collect(), on=["run", "game_id"], how="left", maintain_order="left")
     )
 
 
 def score_spread(runs: Runs) -> pl.DataFrame:
-    """Per run: mean and sd over games of first minus last, first minus runner-up and the winning score;
-    ``games`` counts them."""
-    study = _study()
+    """Per group and ``measure`` (``MEASURES``: winner's margin over the runner-up, winner minus last,
+    winning score, game length in rounds): decided ``games``, ``mean`` with its 95% interval ``low`` and
+    ``high`` clustered on blocks (t on blocks - 1 df), ``blocks`` and ``excluded``."""
+    k = _knarr(runs)
+    games = _per_game(k)
+    frames = [
+        inference.means_by(games, list(GROUP), m).select(pl.lit(m).alias("measure"), pl.all())
+        for m in MEASURES
+    ]
+    out = pl.concat(frames).with_columns(pl.col("measure").replace_strict(MEASURES).alias("label"))
+    return _with_excluded(out, _seats(k)).sort("players", "variant", "mix", "measure")
 
-    def one(run: Run) -> pl.DataFrame:
-        games = study._read(run.path, "seats")["game_id"].n_unique()
-        return study.score_spread(run.path).with_columns(pl.lit(games).cast(pl.Int64).alias("games"))
 
-    return _stack(_knarr(runs), one)
+def expansion_effect(runs: Runs, measure: str = "first_minus_second") -> pl.DataFrame:
+    """Per players and mix holding the base game (variant ``defaults``) and an expansion variant: the
+    expansion's mean ``measure`` minus the base game's, with a 95% interval and p value paired by block
+    where the two share their deals (same seeds and seats), else cluster-robust
+    (``balance._design_comparison``); ``games`` and ``blocks`` count both sides."""
+    games = _per_game(_knarr(runs))
+    rows = []
+    for (players, mix), group in games.group_by("players", "mix", maintain_order=True):
+        base = group.filter(pl.col("variant") == "defaults")
+        if not base.height:
+            continue
+        for (variant,), other in group.filter(pl.col("expansion") == "skáli").group_by(
+            "variant", maintain_order=True
+        ):
+            effect = stats.two_means(base[measure].to_numpy(), other[measure].to_numpy())
+            rows.append(
+                {
+                    "players": players,
+                    "mix": mix,
+                    "variant": variant,
+                    "measure": measure,
+                    "base": float(base[measure].mean()),
+                    "value": float(other[measure].mean()),
+                    **balance._design_comparison(base, other, measure, effect),
+                }
+            )
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
-def holdings(runs: Runs, kind: str = "explore", min_games: int = 10) -> pl.DataFrame:
-    """Per run and card held by at least ``min_games`` seats: ``kind`` "explore" (destinations,
-    ``D<id><deck>``) or "develop" (Buildings, ``B<id>``): seats holding it (``held``), ``win_rate``
-    when held with Wilson ``ci_low``/``ci_high`` and ``expected`` (1/players), best first within a run
-    (cards with the same rate in card order)."""
-    if kind not in ("explore", "develop"):
-        raise SkaldError(
-            f"holdings kind must be 'explore' (destinations) or 'develop' (Buildings), not {kind!r}"
-        )
-    study = _study()
-    chosen = _knarr(runs)
-    if kind == "develop":
-        chosen = Runs([r for r in chosen if has_expansion(r)])
-    out = _stack(
-        chosen,
-        lambda r: study.holdings(r.path, kind, min_games=min_games).sort(
-            "win_share_when_held", "card", descending=[True, False]
-        ),
+def _held(runs: Runs, kind: str) -> pl.DataFrame:
+    from sim.games.knarr import study  # the game's card names, and which seat holds which card
+
+    return study.held_cards(runs.turns(), kind, keys=("run", "game_id"))
+
+
+def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
+    """Per group, ``kind`` ("destination" from explore turns, "Building" from develop turns, expansion
+    runs only) and card held by at least ``min_games`` decided seats: ``held``, ``blocks``, the holders'
+    ``win_rate``, ``expected`` (the mean over the holders of their own strategy's win rate in the group:
+    the strategy-adjusted base rate), ``diff`` = win_rate - expected with ``diff_low``/``diff_high``
+    and ``p_value`` (``inference.held_vs_expected``: t on the blocks' totals), ``detectable`` (the
+    smallest difference one test finds with 80% power) and ``even`` (1/players).
+
+    ``p_adjusted`` is Benjamini-Hochberg's over every card in the frame (``family`` tests,
+    ``correction``): a verdict about "which cards" picks from all of them.  Rows: groups in order, then
+    kind, then the largest difference first (ties in card order)."""
+    k = _knarr(runs)
+    seats = (
+        _seats(k)
+        .filter(~pl.col("excluded"))
+        .select(*GROUP, "run", "game_id", "seat", "block", "strategy", "win_share")
     )
-    if out.is_empty():
-        return out
-    return out.rename({"win_share_when_held": "win_rate"}).with_columns(
-        pl.col("held").cast(pl.Int64), (1.0 / pl.col("players")).alias("expected")
+    rows = []
+    for kind, label in CARD_KINDS.items():
+        chosen = k if kind == "explore" else Runs([r for r in k if has_expansion(r)])
+        if not len(chosen):
+            continue
+        cards = _held(chosen, kind).with_columns(pl.lit(1.0).alias("_h"))
+        for key, group in seats.filter(pl.col("run").is_in([r.label for r in chosen])).group_by(
+            list(GROUP), maintain_order=True
+        ):
+            wide = group.join(
+                cards.pivot(on="card", index=["run", "game_id", "seat"], values="_h", sort_columns=True),
+                on=["run", "game_id", "seat"],
+                how="left",
+                maintain_order="left",
+            )
+            names = sorted(c for c in wide.columns if c not in group.columns)
+            if not names:
+                continue
+            held = wide.select(names).fill_null(0.0).to_numpy()
+            test = inference.held_vs_expected(
+                held,
+                group["win_share"].to_numpy(),
+                group["strategy"].rank("dense").cast(pl.Int64).to_numpy() - 1,
+                group["block"].rank("dense").cast(pl.Int64).to_numpy() - 1,
+            )
+            power = inference.detectable_difference(test.se, test.clusters - 1.0)
+            for c, name in enumerate(names):
+                if test.holders[c] >= min_games:
+                    rows.append(
+                        {
+                            **dict(zip(GROUP, key, strict=True)),
+                            "kind": label,
+                            "card": name,
+                            "held": int(test.holders[c]),
+                            "blocks": int(test.clusters[c]),
+                            "win_rate": float(test.observed[c]),
+                            "expected": float(test.expected[c]),
+                            "diff": float(test.estimate[c]),
+                            "diff_low": float(test.low[c]),
+                            "diff_high": float(test.high[c]),
+                            "p_value": float(test.p_value[c]),
+                            "detectable": float(power[c]),
+                            "test": test.test,
+                        }
+                    )
+    if not rows:
+        return pl.DataFrame()
+    out = pl.DataFrame(rows).with_columns((1.0 / pl.col("players")).alias("even"))
+    adjusted = inference.adjust(out["p_value"].to_numpy(), CARD_CORRECTION)
+    return out.with_columns(
+        pl.Series("p_adjusted", adjusted.p_adjusted),
+        pl.lit(adjusted.family).alias("family"),
+        pl.lit(adjusted.method).alias("correction"),
+    ).sort(
+        "players",
+        "variant",
+        "mix",
+        "kind",
+        "diff",
+        "card",
+        descending=[False, False, False, False, True, False],
     )
+
+
+def _raid_seats(runs: Runs) -> pl.DataFrame:
+    k = Runs([r for r in _knarr(runs) if has_expansion(r)])
+    if not len(k) or not k.has_column("seats", "raids_in_game"):
+        return pl.DataFrame()
+    return _seats(k)
 
 
 def raid_frequency(runs: Runs) -> pl.DataFrame:
-    """Per expansion run: games, mean ``raids_per_game`` and ``share_with_raid`` (games with a raid)."""
-    study = _study()
-    return _stack(Runs([r for r in _knarr(runs) if has_expansion(r)]), lambda r: study.raid_frequency(r.path))
-
-
-def raid_favour(runs: Runs) -> pl.DataFrame:
-    """Per expansion run and ``raid_net`` (raids won minus lost, clipped to -3..3): seats, wins and
-    ``win_rate`` with Wilson ``ci_low``/``ci_high``."""
-    study = _study()
-    out = _stack(Runs([r for r in _knarr(runs) if has_expansion(r)]), lambda r: study.raid_favour(r.path))
-    if out.is_empty():
-        return out
-    ci = [study.wilson(w, n) for w, n in zip(out["wins"], out["seats"], strict=True)]
-    return out.rename({"win_share": "win_rate"}).with_columns(
-        pl.col("seats").cast(pl.Int64),
-        pl.col("raid_net").cast(pl.Int64),
-        pl.Series("ci_low", [c[0] for c in ci], dtype=pl.Float64),
-        pl.Series("ci_high", [c[1] for c in ci], dtype=pl.Float64),
+    """Per expansion group: decided ``games``, mean ``raids_per_game`` with ``low``/``high`` and the
+    ``share_with_raid`` (games with a raid) with ``share_low``/``share_high``, both clustered on blocks;
+    ``blocks``, ``excluded``."""
+    seats = _raid_seats(runs)
+    if seats.is_empty():
+        return pl.DataFrame()
+    games = (
+        seats.filter(~pl.col("excluded"))
+        .group_by(*GROUP, "run", "game_id", "block", maintain_order=True)
+        .agg(pl.col("raids_in_game").first().cast(pl.Float64).alias("raids"))
+        .with_columns((pl.col("raids") > 0).cast(pl.Float64).alias("win_share"))  # the share's column
     )
+    mean = inference.means_by(games, list(GROUP), "raids").rename(
+        {"mean": "raids_per_game", "low": "raids_low", "high": "raids_high"}
+    )
+    share = inference.proportions_by(games, list(GROUP)).select(
+        *GROUP,
+        pl.col("win_rate").alias("share_with_raid"),
+        pl.col("ci_low").alias("share_low"),
+        pl.col("ci_high").alias("share_high"),
+    )
+    out = mean.select(*GROUP, "games", "blocks", "raids_per_game", "raids_low", "raids_high").join(
+        share, on=list(GROUP)
+    )
+    return _with_excluded(out, seats)
+
+
+def raid_favour(runs: Runs, by: str = "raid_net") -> pl.DataFrame:
+    """Per expansion group and ``by``: ``raid_net`` (raids won minus lost, clipped to -3..3) or
+    ``raid_side`` ("won more", "even", "lost more"): decided ``seats``, ``wins`` and ``win_rate`` with
+    its 95% interval clustered on blocks, ``blocks`` and ``excluded``."""
+    seats = _raid_seats(runs)
+    if seats.is_empty():
+        return pl.DataFrame()
+    net = (pl.col("raids_won") - pl.col("raids_lost")).clip(-3, 3).cast(pl.Int64)
+    side = (
+        pl.when(net > 0)
+        .then(pl.lit("won more"))
+        .when(net < 0)
+        .then(pl.lit("lost more"))
+        .otherwise(pl.lit("even"))
+    )
+    decided = seats.filter(~pl.col("excluded")).with_columns(net.alias("raid_net"), side.alias("raid_side"))
+    out = inference.proportions_by(decided, [*GROUP, by]).rename({"games": "seats"})
+    return _with_excluded(out, seats).sort([*GROUP, by])

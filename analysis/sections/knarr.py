@@ -3,24 +3,26 @@ without the skáli/raid expansion, what the winners hold, and raids."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import polars as pl
 
 from analysis import balance, charts, knarr
+from analysis.findings import from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    balance_findings,
     col,
     correction_words,
     interval,
     num,
+    p_is,
     pct,
     players_words,
+    pval,
     seat_test_words,
-    significant_groups,
     table,
     tests_table,
     unavailable,
@@ -31,62 +33,70 @@ from sim.errors import SkaldError
 # --------------------------------------------------------------------------- Knarr
 
 
-KNARR_MEASURES = {
-    "first_minus_last": "winner minus last",
-    "first_minus_second": "winner minus runner-up",
-    "winning_score": "winning score",
-}
-
-
 def run_columns(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]:
-    return [("players", col("players")), ("expansion", col("expansion")), *variant_column(frame)]
+    return [
+        ("players", col("players")),
+        ("expansion", col("expansion")),
+        *variant_column(frame),
+        ("strategy mix", col("mix")),
+    ]
+
+
+def _groups_words(row: dict) -> str:
+    """``three-player skáli game (greedy + random + random)``, with the variant where it says more than
+    the expansion."""
+    variant = (
+        "" if row["variant"] in ("defaults", f"{knarr.EXPANSION_SWITCH}=true") else f", {row['variant']}"
+    )
+    return f"{players_words(row['players'])} {row['expansion']} game ({row['mix']}{variant})"
 
 
 def knarr_seat_section(k: Runs) -> Section:
-    """Knarr's only seat section: win rate by seat per run (``analysis.knarr.seat_advantage``) and the
-    game-agnostic tests of equal chances (``balance.balance_tests``) on the same records; the generic
-    seat-balance section leaves Knarr out (``OWN_SEAT_SECTIONS``)."""
+    """Knarr's only seat section: win rate by seat per group (``analysis.knarr.seat_advantage``) and the
+    design-aware tests of equal chances (``balance.balance_tests``) on the same records; the verdict is
+    Holm's over the groups (no seat is said to have an edge from the largest of several rates); the
+    generic seat-balance section leaves Knarr out (``OWN_SEAT_SECTIONS``)."""
     rates = knarr.seat_advantage(k)
     tests = balance.balance_tests(k)
-    low = tests.sort("p_value").row(0, named=True)
-    significant = significant_groups(tests)
-    gaps = rates.group_by("run", maintain_order=True).agg(
-        pl.col("players").first(),
-        pl.col("expansion").first(),
-        pl.col("games").max(),
-        pl.col("seat").sort_by("win_rate").last().alias("best"),
-        pl.col("win_rate").max().alias("best_rate"),
-        pl.col("ci_low").sort_by("win_rate").last().alias("best_low"),
-        pl.col("ci_high").sort_by("win_rate").last().alias("best_high"),
-        (pl.col("win_rate").max() - pl.col("win_rate").min()).alias("gap"),
-    )
-    w = gaps.sort("gap", descending=True).row(0, named=True)
-    inside = w["best_low"] <= 1 / w["players"] <= w["best_high"]
-    reading = (
-        f"The largest seat gap is in the {players_words(w['players'])} {w['expansion']} game: seat "
-        f"{w['best']} wins {pct(w['best_rate'])} {interval(w['best_low'], w['best_high'], as_pct=True)} of "
-        f"{w['games']:,} games against equal chances of {pct(1 / w['players'])}, "
-        + (
-            "inside its interval, so no seat advantage shows at this sample size."
-            if inside
-            else f"outside its interval, though it is the largest of {rates.height} seat rates and its "
-            "interval is not corrected for that choice."
+    low = tests.sort("p_value", "players", "variant", "mix").row(0, named=True)
+    significant = tests.filter(pl.col("p_adjusted") < 0.05).sort("p_adjusted", "players", "variant", "mix")
+    if significant.height:
+        s = significant.row(0, named=True)
+        verdict = (
+            f"The seats differ by more than chance in {significant.height} of {tests.height} group"
+            f"{'s' if tests.height != 1 else ''} ({correction_words(s)}); the clearest is the "
+            f"{players_words(s['players'])} {s['variant']} group ({s['mix']}), where seat {s['best']} wins "
+            f"{pct(s['best_rate'])} and seat {s['worst']} {pct(s['worst_rate'])} of {s['decided']:,} decided "
+            f"games: {seat_test_words(s, 'seat')}."
         )
-        + f" Of the tests of equal seat chances the lowest is in the {players_words(low['players'])} "
-        f"{low['variant']} group ({low['decided']:,} decided games): {seat_test_words(low, 'seat')}"
-        + (
-            f"; {significant} of {tests.height} groups differ by more than chance"
-            if significant
-            else f"; no group of {tests.height} shows a seat advantage beyond chance"
+    else:
+        verdict = (
+            f"No group of {tests.height} shows a seat advantage beyond chance ({correction_words(low)}). "
+            f"The lowest p is in the {players_words(low['players'])} {low['variant']} group ({low['mix']}, "
+            f"{low['decided']:,} decided games, seat {low['best']} {pct(low['best_rate'])} against "
+            f"{pct(1 / low['players'])} for equal chances): {seat_test_words(low, 'seat')}."
         )
-        + f" ({correction_words(low)})."
+    findings = balance_findings("knarr-seats", tests, rates, "seat", "seat")
+    findings += from_frame(
+        rates,
+        section="knarr-seats",
+        metric="mean score",
+        groups=("players", "variant", "mix", "seat"),
+        estimate="mean_score",
+        low="score_low",
+        high="score_high",
+        games="games",
+        clusters="blocks",
+        unit="points",
+        excluded="excluded",
+        game=knarr.GAME,
     )
     return Section(
         "knarr-seats",
         "Knarr seat advantage",
         "With the round completed after the 40-point trigger, does the seat you play from change your chance "
         "to win?",
-        reading,
+        verdict,
         charts=[
             Chart(
                 "knarr-seats",
@@ -94,7 +104,7 @@ def knarr_seat_section(k: Runs) -> Section:
                     charts.win_rates(
                         rates.with_columns(pl.format("{} ({})", "variant", "mix").alias("variant")),
                         "seat",
-                        "Knarr win rate by seat (95% Wilson intervals)",
+                        "Knarr win rate by seat (95% intervals clustered on blocks)",
                     )
                 ),
                 "Knarr win rate by seat with 95% intervals",
@@ -106,66 +116,111 @@ def knarr_seat_section(k: Runs) -> Section:
                 rates,
                 [
                     *run_columns(rates),
-                    ("strategy mix", col("mix")),
                     ("seat", col("seat")),
-                    ("games", col("games")),
+                    ("decided games", col("games")),
+                    ("blocks", col("blocks")),
+                    ("excluded (truncated or errored)", col("excluded")),
                     ("wins", col("wins")),
                     ("win rate", col("win_rate", pct)),
                     ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
                     ("equal chances", col("expected", pct)),
                     ("mean score", col("mean_score", lambda x: num(x, 1))),
+                    ("95% interval of the score", lambda r: interval(r["score_low"], r["score_high"])),
                 ],
             ),
             tests_table(
                 "Tests of equal seat chances, Balance and first-seat advantage", tests, "seat", ties=True
             ),
         ],
+        findings=findings,
         notes=[
             "The game ends when the round in which someone reaches 40 points is complete, so every seat has "
             "had as many turns; ties split the win. Seats rotate between games (strategies move with them). "
-            "Intervals are Wilson 95% intervals. This is Knarr's only seat section: the report's general "
-            "seat balance section leaves Knarr out. The tests pool the runs of one player count, variant "
-            "and strategy mix and count decided games only (truncated games have no winner); Balance = 1 - "
-            "the largest gap between two seats' win rates (1 = even)."
+            "Rates and scores count decided games (truncated and errored games have no winner and are left "
+            "out, counted in the table), per player count, variant and strategy mix (never pooled). The "
+            "independent unit is the block (one deal replayed under every seat shift): intervals are "
+            "Wilson's at the blocks' effective size (scores: t on blocks - 1 df), the design-aware p is the "
+            "Rao-Scott corrected chi-square on the blocks, and the verdict counts groups whose Holm-adjusted "
+            "p over the table's groups is below 5%; a seat's own interval is not a verdict (the largest of "
+            "several rates lies outside its interval by chance more often than 5%). This is Knarr's only "
+            "seat section: the report's general seat balance section leaves Knarr out. Balance = 1 - the "
+            "largest gap between two seats' win rates (1 = even)."
         ],
     )
 
 
 def knarr_score_section(k: Runs) -> Section:
     spread = knarr.score_spread(k)
-    long = pl.concat(
-        [
-            spread.select(
-                "players",
-                "expansion",
-                pl.lit(label).alias("measure"),
-                pl.col(f"{m}_mean").alias("mean"),
-                (pl.col(f"{m}_mean") - 1.96 * pl.col(f"{m}_sd") / pl.col("games").sqrt()).alias("low"),
-                (pl.col(f"{m}_mean") + 1.96 * pl.col(f"{m}_sd") / pl.col("games").sqrt()).alias("high"),
-            )
-            for m, label in KNARR_MEASURES.items()
-        ]
+    effect = knarr.expansion_effect(k)
+    margin = spread.filter(pl.col("measure") == "first_minus_second").sort(
+        "players", "expansion", "variant", "mix"
     )
-    by = spread.group_by("expansion").agg(
-        (pl.col("first_minus_second_mean") * pl.col("games")).sum() / pl.col("games").sum()
+    words = "; ".join(
+        f"{num(r['mean'], 1)} points {interval(r['low'], r['high'])} in the {_groups_words(r)}"
+        for r in margin.iter_rows(named=True)
     )
-    margin = dict(by.rows())
-    words = " and ".join(f"{v:.1f} points {e}" for e, v in sorted(margin.items()))
-    if {"base", "skáli"} <= set(margin):
-        diff = margin["skáli"] - margin["base"]
-        more = "wider" if diff > 0 else "narrower"
-        words += f", so the expansion makes the winner's margin {abs(diff):.1f} points {more}"
+    reading = f"The winner beats the runner-up by {words}."
+    for e in effect.iter_rows(named=True):
+        more = "wider" if e["diff"] > 0 else "narrower"
+        reading += (
+            f" In the {players_words(e['players'])} game ({e['mix']}) the expansion ({e['variant']}) "
+            f"makes the margin {num(abs(e['diff']), 1)} points {more} "
+            f"{interval(e['diff_low'], e['diff_high'])} "
+            f"({e['test']} on {e['blocks']:,} blocks, {p_is(e['p_value'])})"
+            + (", more than chance." if e["p_value"] < 0.05 else ", within chance.")
+        )
+    keys = ("players", "variant", "mix")
+    findings = []
+    for m, label in knarr.MEASURES.items():
+        findings += from_frame(
+            spread.filter(pl.col("measure") == m),
+            section="knarr-scores",
+            metric=label,
+            groups=keys,
+            estimate="mean",
+            low="low",
+            high="high",
+            games="games",
+            clusters="blocks",
+            unit="rounds" if m == "rounds" else "points",
+            excluded="excluded",
+            game=knarr.GAME,
+        )
+    if effect.height:
+        findings += from_frame(
+            effect,
+            section="knarr-scores",
+            metric="winner's margin difference (expansion - base)",
+            groups=keys,
+            estimate="diff",
+            low="diff_low",
+            high="diff_high",
+            p_value="p_value",
+            test="test",
+            games="games",
+            clusters="blocks",
+            unit="points",
+            expected=0.0,
+            game=knarr.GAME,
+        )
+    chart = spread.filter(pl.col("measure") != "rounds").with_columns(
+        pl.format("{}p {}", "players", "expansion").alias("group")
+    )
     return Section(
         "knarr-scores",
         "Knarr score spreads",
         "How far apart are Knarr scores, with and without the skáli/raid expansion?",
-        f"The winner beats the runner-up by {words} on average (games weighted equally across runs).",
+        reading,
         charts=[
             Chart(
                 "knarr-scores",
                 charts.png(
                     charts.grouped_means(
-                        long, "measure", "expansion", "points", "Knarr score spreads (mean, 95% interval)"
+                        chart.rename({"label": "spread"}),
+                        "spread",
+                        "group",
+                        "points",
+                        "Knarr score spreads per player count (mean, 95% interval clustered on blocks)",
                     )
                 ),
                 "Knarr score spreads with and without the expansion",
@@ -173,49 +228,118 @@ def knarr_score_section(k: Runs) -> Section:
         ],
         tables=[
             table(
-                "Score spreads per game (points)",
+                "Score spreads and game length per game",
                 spread,
                 [
                     *run_columns(spread),
-                    ("strategy mix", col("mix")),
-                    ("games", col("games")),
-                    *[
-                        (
-                            f"{label} (mean, sd)",
-                            lambda r, m=m: f"{num(r[f'{m}_mean'], 1)} ({num(r[f'{m}_sd'], 1)})",
-                        )
-                        for m, label in KNARR_MEASURES.items()
-                    ],
+                    ("measure", col("label")),
+                    ("decided games", col("games")),
+                    ("blocks", col("blocks")),
+                    ("excluded (truncated or errored)", col("excluded")),
+                    ("mean", col("mean", lambda x: num(x, 1))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"])),
                 ],
-            )
+            ),
+            *(
+                [
+                    table(
+                        "The expansion's effect on the winner's margin (expansion - base)",
+                        effect,
+                        [
+                            ("players", col("players")),
+                            ("strategy mix", col("mix")),
+                            ("variant", col("variant")),
+                            ("base", col("base", lambda x: num(x, 1))),
+                            ("expansion", col("value", lambda x: num(x, 1))),
+                            ("difference", col("diff", lambda x: num(x, 1))),
+                            ("95% interval", lambda r: interval(r["diff_low"], r["diff_high"])),
+                            ("p", col("p_value", pval)),
+                            ("test", col("test")),
+                            ("games", col("games")),
+                            ("blocks", col("blocks")),
+                        ],
+                    )
+                ]
+                if effect.height
+                else []
+            ),
         ],
+        findings=findings,
         notes=[
-            "Intervals in the chart are 95% normal-approximation intervals of the mean (sd / sqrt(games))."
+            "Every estimate is per player count, variant and strategy mix (never pooled across them), over "
+            "decided games. Intervals are 95% t intervals on blocks - 1 degrees of freedom from the blocks' "
+            "totals (one deal replayed under every seat shift is one block). The expansion's effect pairs "
+            "the two variants' blocks where they share their deals (same seed and seats), else it is a "
+            "cluster-robust difference. Game length is the last round played."
         ],
     )
 
 
 def knarr_holdings_section(k: Runs) -> Section:
-    dest = knarr.holdings(k, "explore").with_columns(pl.lit("destination").alias("kind"))
-    build = knarr.holdings(k, "develop")
-    frames = [dest] + ([build.with_columns(pl.lit("Building").alias("kind"))] if not build.is_empty() else [])
-    held = (
-        pl.concat([f for f in frames if not f.is_empty()], how="diagonal_relaxed")
-        if any(not f.is_empty() for f in frames)
-        else pl.DataFrame()
-    )
+    held = knarr.holdings(k)
     if held.is_empty():
-        raise SkaldError("no destination or Building is held by 10 or more seats in one run")
-    top = held.sort("ci_low", descending=True).row(0, named=True)
-    above = held.filter(pl.col("ci_low") > pl.col("expected")).height
-    reading = (
-        f"{top['kind'].capitalize()} {top['card']} ({top['expansion']}, {top['players']} players) has "
-        f"the best record: its holders win {pct(top['win_rate'])} "
-        f"{interval(top['ci_low'], top['ci_high'], as_pct=True)} of {top['held']:,} games against a "
-        f"base rate of {pct(top['expected'])}; {above} of {held.height} cards' intervals lie wholly "
-        "above the base rate."
+        raise SkaldError("no destination or Building is held by 10 or more seats in one group")
+    family = int(held["family"][0])
+    found = held.filter(pl.col("p_adjusted") < 0.05).sort("p_adjusted", "card")
+    above = found.filter(pl.col("diff") > 0).height
+    detect = float(held["detectable"].median())
+    if found.height:
+        t = found.row(0, named=True)
+        verdict = (
+            f"{found.height} of {family} cards go with winning more or less than their holders' strategies "
+            f"predict ({above} more, {found.height - above} less; Benjamini-Hochberg over the {family} "
+            f"cards, false discovery rate 5%). The clearest is {t['kind']} {t['card']} in the "
+            f"{_groups_words(t)}: its holders win {pct(t['win_rate'])} of {t['held']:,} games against "
+            f"{pct(t['expected'])} expected "
+            f"from their strategies, {100 * t['diff']:+.1f} points "
+            f"{interval(t['diff_low'], t['diff_high'], as_pct=True)} ({p_is(t['p_value'])}, adjusted "
+            f"{p_is(t['p_adjusted'])})."
+        )
+    else:
+        raw = held.filter(pl.col("p_value") < 0.05).height
+        verdict = (
+            f"No card goes with winning beyond what its holders' strategies predict: none of {family} "
+            f"tests survives Benjamini-Hochberg's correction over the cards ({raw} would at an uncorrected "
+            f"5%, where chance alone gives about {0.05 * family:.0f})."
+        )
+    verdict += (
+        f" The sample could not detect smaller effects: a card's holders would have to win about "
+        f"{100 * detect:.0f} points more or less than expected (the median over the cards) for one test to "
+        "find it with 80% power, and more after the correction."
     )
-    # the chart: per player count, the 8 cards held most often (all runs together), base before skáli
+    keys = ("players", "variant", "mix", "kind", "card")
+    findings = from_frame(
+        held,
+        section="knarr-holdings",
+        metric="win rate when held minus strategy-expected",
+        groups=keys,
+        estimate="diff",
+        low="diff_low",
+        high="diff_high",
+        p_value="p_value",
+        p_adjusted="p_adjusted",
+        test="test",
+        games="held",
+        clusters="blocks",
+        correction="correction",
+        family="family",
+        unit="difference",
+        expected=0.0,
+        detectable="detectable",
+        game=knarr.GAME,
+    ) + from_frame(
+        held,
+        section="knarr-holdings",
+        metric="win rate when held",
+        groups=keys,
+        estimate="win_rate",
+        games="held",
+        clusters="blocks",
+        unit="share",
+        expected="expected",
+        game=knarr.GAME,
+    )
+    # the chart: per player count, the 8 cards held most often, held minus expected
     most = (
         held.group_by("players", "card")
         .agg(pl.col("held").sum().alias("_n"))
@@ -227,16 +351,18 @@ def knarr_holdings_section(k: Runs) -> Section:
         held.join(most.select("players", "card"), on=["players", "card"])
         .sort("expansion", "players", "card")
         .with_columns(
-            (pl.col("win_rate") * 100).alias("mean"),
-            (pl.col("ci_low") * 100).alias("low"),
-            (pl.col("ci_high") * 100).alias("high"),
+            pl.format("{}p {}", "players", "expansion").alias("group"),
+            (pl.col("diff") * 100).alias("mean"),
+            (pl.col("diff_low") * 100).alias("low"),
+            (pl.col("diff_high") * 100).alias("high"),
         )
     )
     return Section(
         "knarr-holdings",
         "Knarr destinations and Buildings",
-        "Does holding a particular destination or Building go with winning?",
-        reading,
+        "Does holding a particular destination or Building go with winning, beyond what the holders' "
+        "strategies predict?",
+        verdict,
         charts=[
             Chart(
                 "knarr-holdings",
@@ -244,34 +370,50 @@ def knarr_holdings_section(k: Runs) -> Section:
                     charts.grouped_means(
                         shown,
                         "card",
-                        "expansion",
-                        "win rate when held (%)",
-                        "Win rate when held, the 8 most held cards (95% Wilson intervals)",
+                        "group",
+                        "win rate when held minus expected (points)",
+                        "Held minus strategy-expected win rate, the 8 most held cards (95% intervals, "
+                        "uncorrected)",
                     )
                 ),
-                "Knarr win rate when a destination or Building is held",
+                "Knarr win rate when a destination or Building is held, minus its holders' strategies' rate",
             )
         ],
         tables=[
             table(
-                "Win rate when held",
-                held.sort("players", "expansion", "kind", "win_rate", descending=[False, False, False, True]),
+                "Win rate when held against the holders' strategies",
+                held,
                 [
                     *run_columns(held),
                     ("kind", col("kind")),
                     ("card", col("card")),
                     ("seats holding it", col("held")),
+                    ("blocks", col("blocks")),
                     ("win rate when held", col("win_rate", pct)),
-                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-                    ("base rate", col("expected", pct)),
+                    ("expected from the holders' strategies", col("expected", pct)),
+                    ("difference (pp)", col("diff", lambda x: f"{100 * x:+.1f}")),
+                    ("95% interval", lambda r: interval(r["diff_low"], r["diff_high"], as_pct=True)),
+                    ("p", col("p_value", pval)),
+                    ("Benjamini-Hochberg p", col("p_adjusted", pval)),
+                    ("detectable (pp, 80% power)", col("detectable", lambda x: f"{100 * x:.0f}")),
+                    ("equal chances", col("even", pct)),
                 ],
             )
         ],
+        findings=findings,
         notes=[
             "Destinations (D<id><deck>) come from explore turns, Buildings (B<id>, expansion only) from "
-            "develop turns; neither is ever lost, so explored means held at the end. Cards held by fewer "
-            "than 10 seats in a run are left out. Holding a card is not chosen at random, so a high rate "
-            "is an association, not proof that the card is strong."
+            "develop turns; neither is ever lost, so explored means held at the end. Decided games only, per "
+            "player count, variant and strategy mix; cards held by fewer than 10 seats in a group are left "
+            "out. A strong strategy holds more cards and wins more, so the base rate is not 1/players: the "
+            "expected rate is the mean over the card's holders of their own strategy's win rate in the "
+            "group (a residual comparison; a logistic model would say the same to first order and needs no "
+            "fit). The test is a t test on the blocks' totals of (held - the strategy's share holding it) x "
+            "(win - the strategy's rate), on blocks - 1 df: the block (one deal replayed under every seat "
+            "shift) is the independent unit. The verdict corrects over every card in the table by "
+            "Benjamini-Hochberg (a false discovery rate of 5%); the intervals are not corrected. Holding a "
+            "card is not chosen at random, so even a corrected difference is an association, not proof "
+            "that the card is strong."
         ],
     )
 
@@ -279,21 +421,96 @@ def knarr_holdings_section(k: Runs) -> Section:
 def knarr_raid_section(k: Runs) -> Section:
     freq = knarr.raid_frequency(k)
     favour = knarr.raid_favour(k)
+    sides = knarr.raid_favour(k, "raid_side")
     if freq.is_empty() or favour.is_empty():
         raise SkaldError("the expansion runs have no raid records (seats column raids_in_game)")
-    f = freq.sort("games", descending=True).row(0, named=True)
-    part = favour.filter(pl.col("run") == f["run"])
-    up = part.filter(pl.col("raid_net") > 0)
-    down = part.filter(pl.col("raid_net") < 0)
+    keys = ("players", "variant", "mix")
+    parts = []
+    for f in freq.iter_rows(named=True):
+        side = {
+            r["raid_side"]: r
+            for r in sides.filter(pl.all_horizontal([pl.col(c) == f[c] for c in keys])).iter_rows(named=True)
+        }
 
-    def rate(frame: pl.DataFrame) -> float:
-        return float(frame["wins"].sum() / frame["seats"].sum()) if frame.height else math.nan
+        def rate(name: str, side: dict = side) -> str:
+            r = side.get(name)
+            return (
+                "-"
+                if r is None
+                else f"{pct(r['win_rate'])} {interval(r['ci_low'], r['ci_high'], as_pct=True)}"
+            )
 
-    reading = (
-        f"In {f['games']:,} {players_words(f['players'])} expansion games raids fire "
-        f"{f['raids_per_game']:.1f} times a game ({pct(f['share_with_raid'], 0)} of games have one); "
-        f"seats that won more raids than they lost win {pct(rate(up))} of the time, seats that lost "
-        f"more {pct(rate(down))}."
+        parts.append(
+            f"in {f['games']:,} decided games of the {_groups_words(f)} raids fire "
+            f"{num(f['raids_per_game'], 1)} {interval(f['raids_low'], f['raids_high'])} times a game "
+            f"({pct(f['share_with_raid'], 0)} of games have one); seats that won more raids than they lost "
+            f"win {rate('won more')}, seats that lost more {rate('lost more')}"
+        )
+    reading = "; ".join(parts)
+    reading = reading[0].upper() + reading[1:] + " (95% intervals clustered on blocks)."
+    findings = (
+        from_frame(
+            freq,
+            section="knarr-raids",
+            metric="raids per game",
+            groups=keys,
+            estimate="raids_per_game",
+            low="raids_low",
+            high="raids_high",
+            games="games",
+            clusters="blocks",
+            unit="count",
+            excluded="excluded",
+            game=knarr.GAME,
+        )
+        + from_frame(
+            freq,
+            section="knarr-raids",
+            metric="games with a raid",
+            groups=keys,
+            estimate="share_with_raid",
+            low="share_low",
+            high="share_high",
+            games="games",
+            clusters="blocks",
+            unit="share",
+            excluded="excluded",
+            game=knarr.GAME,
+        )
+        + from_frame(
+            sides,
+            section="knarr-raids",
+            metric="win rate by raid balance",
+            groups=(*keys, "raid_side"),
+            estimate="win_rate",
+            low="ci_low",
+            high="ci_high",
+            games="seats",
+            clusters="blocks",
+            unit="share",
+            excluded="excluded",
+            game=knarr.GAME,
+        )
+        + from_frame(
+            # a group value names its sign in words: the finding's id drops a "-"
+            favour.with_columns(
+                pl.when(pl.col("raid_net") < 0)
+                .then(pl.format("minus {}", -pl.col("raid_net")))
+                .otherwise(pl.col("raid_net").cast(pl.String))
+                .alias("raids_won_minus_lost")
+            ),
+            section="knarr-raids",
+            metric="win rate by raids won minus lost",
+            groups=(*keys, "raids_won_minus_lost"),
+            estimate="win_rate",
+            low="ci_low",
+            high="ci_high",
+            games="seats",
+            clusters="blocks",
+            unit="share",
+            excluded="excluded",
+            game=knarr.GAME,
+        )
     )
     return Section(
         "knarr-raids",
@@ -309,11 +526,12 @@ def knarr_raid_section(k: Runs) -> Section:
                             (pl.col("win_rate") * 100).alias("mean"),
                             (pl.col("ci_low") * 100).alias("low"),
                             (pl.col("ci_high") * 100).alias("high"),
+                            pl.format("{}p {}", "players", "mix").alias("group"),
                         ),
                         "raid_net",
-                        "mix",
+                        "group",
                         "win rate (%)",
-                        "Win rate by raids won minus lost (95% Wilson intervals)",
+                        "Win rate by raids won minus lost (95% intervals clustered on blocks)",
                     )
                 ),
                 "Knarr win rate by raids won minus raids lost",
@@ -325,10 +543,13 @@ def knarr_raid_section(k: Runs) -> Section:
                 freq,
                 [
                     *run_columns(freq),
-                    ("strategy mix", col("mix")),
-                    ("games", col("games")),
+                    ("decided games", col("games")),
+                    ("blocks", col("blocks")),
+                    ("excluded (truncated or errored)", col("excluded")),
                     ("raids per game", col("raids_per_game")),
+                    ("95% interval", lambda r: interval(r["raids_low"], r["raids_high"], digits=2)),
                     ("games with a raid", col("share_with_raid", pct)),
+                    ("95% interval ", lambda r: interval(r["share_low"], r["share_high"], as_pct=True)),
                 ],
             ),
             table(
@@ -338,12 +559,19 @@ def knarr_raid_section(k: Runs) -> Section:
                     *run_columns(favour),
                     ("raids won - lost", col("raid_net")),
                     ("seats", col("seats")),
+                    ("blocks", col("blocks")),
                     ("win rate", col("win_rate", pct)),
                     ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
                 ],
             ),
         ],
-        notes=["Raids won minus lost is clipped to -3..3; a seat's count covers the whole game."],
+        findings=findings,
+        notes=[
+            "Raids won minus lost is clipped to -3..3; a seat's count covers the whole game. Decided games "
+            "only, per player count, variant and strategy mix; intervals are clustered on blocks (one deal "
+            "replayed under every seat shift). Raids won go with winning in part because strong play wins "
+            "both: these rates are associations."
+        ],
     )
 
 

@@ -10,6 +10,10 @@
 
 Destinations are read from the ``explore`` turns (column ``destination``), Buildings from the
 ``develop`` turns (column ``building``); neither is ever lost, so "explored" = "held at the end".
+
+Truncated and errored games have no winner: every figure here counts decided games only
+(``decided_seats``), as the report does (``analysis.knarr``, which adds the block-aware intervals,
+the strategy-adjusted base rate of the holdings and the corrections for multiplicity).
 """
 
 from __future__ import annotations
@@ -33,12 +37,53 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(mid - half, 3), round(mid + half, 3))
 
 
+#: the turn kind whose records name each card kind, and the column that holds the card's index
+CARD_COLUMNS = {"explore": "destination", "develop": "building"}
+
+
 def _read(folder: Path, table: str) -> pl.DataFrame:
     return pl.read_parquet(folder / table / "*.parquet")
 
 
+def decided_seats(folder: Path) -> pl.DataFrame:
+    """The seats of the run's decided games: truncated and errored games (no winner) are left out."""
+    games = _read(folder, "games")
+    excluded = pl.col("truncated").fill_null(False)
+    if "errored" in games.columns:
+        excluded = excluded | pl.col("errored").fill_null(False)
+    decided = games.filter(~excluded).select("game_id")
+    return _read(folder, "seats").join(decided, on="game_id", how="semi", maintain_order="left")
+
+
+def card_names(kind: str) -> list[str]:
+    """The cards of ``kind`` ("explore": destinations ``D<id><deck>``; "develop": Buildings ``B<id>``)
+    by their index in the records."""
+    data = load()
+    if kind == "explore":
+        return [f"D{d.id}{d.deck}" for d in data.destinations]
+    return [f"B{b.id}" for b in data.buildings]
+
+
+def held_cards(
+    turns: pl.DataFrame | pl.LazyFrame, kind: str, keys: tuple[str, ...] = ("game_id",)
+) -> pl.DataFrame:
+    """One row per seat and card of ``kind`` it holds at the end (``keys``, ``seat``, ``card``), from the
+    turns: a card explored or developed is never lost."""
+    column = CARD_COLUMNS[kind]
+    names = card_names(kind)
+    return (
+        turns.lazy()
+        .filter(pl.col("kind") == kind)
+        .select(*keys, "seat", column)
+        .unique(maintain_order=True)
+        .collect()
+        .with_columns(pl.col(column).map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"))
+        .drop(column)
+    )
+
+
 def seat_advantage(folder: Path) -> pl.DataFrame:
-    seats = _read(folder, "seats")
+    seats = decided_seats(folder)
     out = (
         seats.group_by("seat")
         .agg(
@@ -57,7 +102,7 @@ def seat_advantage(folder: Path) -> pl.DataFrame:
 
 
 def score_spread(folder: Path) -> pl.DataFrame:
-    seats = _read(folder, "seats")
+    seats = decided_seats(folder)
     per = seats.group_by("game_id").agg(
         (pl.col("score").max() - pl.col("score").min()).alias("first_minus_last"),
         (pl.col("score").sort(descending=True).get(0) - pl.col("score").sort(descending=True).get(1)).alias(
@@ -73,20 +118,11 @@ def score_spread(folder: Path) -> pl.DataFrame:
 
 def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
     """Win share of the seats holding each destination (kind 'explore') or Building (kind 'develop')."""
-    data = load()
-    names = (
-        [f"D{d.id}{d.deck}" for d in data.destinations]
-        if kind == "explore"
-        else [f"B{b.id}" for b in data.buildings]
-    )
-    column = "destination" if kind == "explore" else "building"
-    turns = _read(folder, "turns").filter(pl.col("kind") == kind).select("game_id", "seat", column).unique()
-    seats = _read(folder, "seats").select("game_id", "seat", "win_share")
-    held = turns.join(seats, on=["game_id", "seat"])
-    out = held.group_by(column).agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
+    seats = decided_seats(folder).select("game_id", "seat", "win_share")
+    held = held_cards(_read(folder, "turns"), kind).join(seats, on=["game_id", "seat"])
+    out = held.group_by("card").agg(pl.len().alias("held"), pl.col("win_share").sum().alias("wins"))
     out = out.filter(pl.col("held") >= min_games).with_columns(
         (pl.col("wins") / pl.col("held")).round(3).alias("win_share_when_held"),
-        pl.col(column).map_elements(lambda i: names[i], return_dtype=pl.String).alias("card"),
     )
     ci = [wilson(w, n) for w, n in zip(out["wins"], out["held"], strict=True)]
     return (
@@ -101,7 +137,7 @@ def holdings(folder: Path, kind: str, min_games: int = 10) -> pl.DataFrame:
 
 def raid_frequency(folder: Path) -> pl.DataFrame:
     """Raids per game (mean) and the share of games with at least one raid; empty without raid records."""
-    seats = _read(folder, "seats")
+    seats = decided_seats(folder)
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
     per_game = seats.group_by("game_id").agg(pl.col("raids_in_game").first())
@@ -116,7 +152,7 @@ def raid_frequency(folder: Path) -> pl.DataFrame:
 
 def raid_favour(folder: Path) -> pl.DataFrame:
     """Win share by raids won minus raids lost (clipped to -3..3); empty without raid records."""
-    seats = _read(folder, "seats")
+    seats = decided_seats(folder)
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
     return (
@@ -132,7 +168,7 @@ def raid_favour(folder: Path) -> pl.DataFrame:
 
 
 def raids(folder: Path) -> pl.DataFrame:
-    seats = _read(folder, "seats")
+    seats = decided_seats(folder)
     if "raids_in_game" not in seats.columns:
         return pl.DataFrame()
     summary = (
