@@ -405,12 +405,13 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
 
 
 def _hero_shares(runs: Runs, by: Sequence[str]) -> pl.LazyFrame:
-    """Per game: votes cast from heroes and from settlements over the game, and the heroes' share."""
+    """Per game (with its ``block``): votes cast from heroes and from settlements over the game, and the
+    heroes' share."""
     _need(runs, "seats", [VOTES_HEROES, VOTES_SETTLEMENTS], "Vote shares")
     return (
-        runs.seats()
-        .filter(~pl.col("truncated"))
-        .group_by("run", "game_id", *by)
+        inference.design_seats(runs)
+        .filter(~pl.col("excluded"))
+        .group_by("run", "game_id", "block", *by)
         .agg(pl.col(VOTES_HEROES).sum().alias("heroes"), pl.col(VOTES_SETTLEMENTS).sum().alias("settlements"))
         .with_columns((pl.col("heroes") / (pl.col("heroes") + pl.col("settlements"))).alias("hero_share"))
     )
@@ -480,8 +481,8 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
     position = position_column(g)
     tests = balance.balance_tests(g, position=position, by=("game", *keys))
     lengths, unit = game_lengths(g)
-    games = g.games().collect().join(lengths, on=["run", "game_id"], how="left")
-    decided = games.filter(~pl.col("truncated"))
+    games = inference.design_games(g).collect().join(lengths, on=["run", "game_id"], how="left")
+    decided = games.filter(~pl.col("excluded"))
     length_table = summarize(decided, "length", keys).with_columns(pl.lit(unit).alias("unit"))
     out: dict[str, pl.DataFrame] = {"lengths": population_order(length_table)}
     side = tests.with_columns(
@@ -546,7 +547,7 @@ def _compare_adjustments(g: Runs, shares: pl.DataFrame | None, position: str, un
         .join(design, on=["run", "game_id"])
     )
     if shares is not None:
-        shares = shares.join(design, on=["run", "game_id"])
+        shares = shares.drop("block").join(design, on=["run", "game_id"])
     added = ([("hero_vote_share", "hero_share", shares)] if shares is not None else []) + [
         (f"winners_{goal}", goal, winners) for goal in present
     ]

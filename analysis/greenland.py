@@ -17,8 +17,12 @@ Records used (per-seat part columns, float64 in the ``seats`` table; see ``sim/g
   "converted" when above 0); ``monotheist``: 1 when it ends monotheist;
 * ``generations``: the generation the game ended in (the same for every seat of a game).
 
-Intervals are 95%: Wilson for proportions, normal (z) for means, Newcombe for differences of two
-proportions (``analysis.stats``).
+Intervals are 95% and know the design (``analysis.inference``): the independent unit is the block (a
+rotation block replays one deal under every seat shift; else one game).  Rates take the clustered
+Wilson interval, means the block-total t interval (``scores.summarize``), the paired conversion
+comparison t on the blocks' differences; the tribe tests take each game's seated tribes as given
+(``inference.category_wins``).  The within-strategy conversion split (an association) keeps Wilson and
+Newcombe intervals on seat-games.
 """
 
 from __future__ import annotations
@@ -27,12 +31,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from analysis import inference, stats
 from analysis.runs import Run, Runs
+from analysis.scores import summarize
 from sim.errors import SkaldError
 
 GAME = "greenland"
@@ -145,6 +148,8 @@ def _with_wilson(frame: pl.DataFrame, hits: str, n: str, low: str, high: str) ->
 
 
 def _rates(frame: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """Per ``keys``: seats, wins, survivors, mean score and 1/players, with the win and survival rates'
+    intervals clustered on the blocks (``inference.proportions_by``: a rotation block replays one deal)."""
     out = (
         frame.group_by(keys)
         .agg(
@@ -158,10 +163,12 @@ def _rates(frame: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
             (pl.col("wins") / pl.col("seats")).alias("win_rate"),
             (pl.col("survivors") / pl.col("seats")).alias("survival_rate"),
         )
-        .sort(keys)
     )
-    out = _with_wilson(out, "wins", "seats", "ci_low", "ci_high")
-    return _with_wilson(out, "survivors", "seats", "surv_low", "surv_high")
+    wins = inference.proportions_by(frame, keys, "win_share").select(*keys, "ci_low", "ci_high", "blocks")
+    alive = frame.with_columns(pl.col("survived").cast(pl.Float64))
+    alive = inference.proportions_by(alive, keys, "survived")
+    alive = alive.select(*keys, pl.col("ci_low").alias("surv_low"), pl.col("ci_high").alias("surv_high"))
+    return out.join(wins, on=list(keys), how="left").join(alive, on=list(keys), how="left").sort(keys)
 
 
 def outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
@@ -176,8 +183,9 @@ def outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
 def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     """As ``outcomes`` but pooled over the runs of each ``variant`` (every player count together):
     ``players`` is the smallest count, ``expected`` the mean of 1/players over the seat-games, and
-    ``chi2_p`` tests whether the ``by`` groups share one survival rate (a 2×k table) and ``win_chi2_p``
-    whether they win equally often given who sits in each game (``inference.category_wins``)."""
+    ``chi2_p`` tests whether the ``by`` groups share one survival rate and ``win_chi2_p`` whether they
+    win equally often, each given who sits in each game (``inference.category_wins``: survivors or the
+    winner fall on a random set of each game's seats; the games of a rotation block share a deal)."""
     frame = seats(runs)
     out = _rates(frame.with_columns(pl.col("players")), ["variant", "conversion", by])
     counts = frame.group_by("variant").agg(pl.col("players").unique().sort().alias("counts"))
@@ -187,8 +195,9 @@ def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     )
     tests = []
     for (variant,), part in out.group_by(["variant"], maintain_order=True):
-        _, p_surv, _ = stats.rates_independence_test(part["survivors"].to_list(), part["seats"].to_list())
-        _, p_win, _ = inference.category_wins(frame.filter(pl.col("variant") == variant), by)
+        chosen = frame.filter(pl.col("variant") == variant)
+        _, p_surv, _ = inference.category_wins(chosen, by, "survived")
+        _, p_win, _ = inference.category_wins(chosen, by)
         tests.append({"variant": variant, "chi2_p": p_surv, "win_chi2_p": p_win})
     return out.join(
         pl.DataFrame(tests, schema={"variant": pl.String, "chi2_p": pl.Float64, "win_chi2_p": pl.Float64}),
@@ -197,19 +206,23 @@ def pooled_outcomes(runs: Runs, by: str = "tribe") -> pl.DataFrame:
 
 
 def tribe_tests(runs: Runs) -> pl.DataFrame:
-    """Per run: do the tribes share one survival rate (``surv_chi2_p``: a chi-square test of independence,
-    ``stats.rates_independence_test``, nan when every tribe always or never survives) and win equally
-    often given who sits in each game (``win_chi2_p``: ``inference.category_wins``, one winner per game)?"""
+    """Per run: do the tribes share one survival rate (``surv_chi2_p``) and win equally often
+    (``win_chi2_p``), given who sits in each game (``inference.category_wins``: each tribe is seated at
+    most once a game, so its survivors, or its winner, fall on a random set of the game's seats under
+    equal chances; Rao-Scott corrected where rotation blocks replay a deal)?  nan where every tribe
+    always or never survives.  ``games`` and ``blocks`` count what the tests stand on."""
     frame = seats(runs)
     rates = outcomes(runs, "tribe")
     rows = []
     for keys, part in rates.group_by(list(TAGS), maintain_order=True):
-        _, p_surv, dof = stats.rates_independence_test(part["survivors"].to_list(), part["seats"].to_list())
-        _, p_win, _ = inference.category_wins(frame.filter(pl.col("run") == keys[0]), "tribe")
+        chosen = frame.filter(pl.col("run") == keys[0])
+        _, p_surv, _ = inference.category_wins(chosen, "tribe", "survived")
+        _, p_win, _ = inference.category_wins(chosen, "tribe")
         rows.append(
             {
                 **dict(zip(TAGS, keys, strict=True)),
-                "games": int(part["seats"].sum() // max(int(keys[1]), 1)),
+                "games": chosen["game_id"].n_unique(),
+                "blocks": chosen["block"].n_unique(),
                 "tribes": part.height,
                 "surv_chi2_p": p_surv,
                 "win_chi2_p": p_win,
@@ -336,14 +349,18 @@ def conversion_pairs(runs: Runs) -> list[tuple[Run, Run]]:
     return [(base[_pair_key(r)], r) for r in g if conversion_rule(r) == "any" and _pair_key(r) in base]
 
 
-def _paired(d: np.ndarray) -> tuple[float, float, float, float]:
-    """Mean of paired differences with its normal 95% interval and a one-sample t test p-value."""
-    mean, low, high = stats.mean_interval(d)
-    if len(d) < 2:
-        return mean, low, high, math.nan
-    if np.allclose(d, d[0]):
-        return mean, mean, mean, 1.0 if d[0] == 0 else 0.0
-    return mean, low, high, float(sps.ttest_1samp(d, 0.0).pvalue)
+def _paired(part: pl.DataFrame, metric: str) -> tuple[float, float, float, float]:
+    """The mean of the paired differences (``<metric>_any`` minus ``metric``, the same seat of the same
+    deal) with its 95% interval and p, by the design: the differences' mean per block (a rotation block
+    replays one deal; else one game), t on the blocks' differences (``inference.paired_difference``)."""
+    per_block = part.group_by("block").agg(
+        pl.col(metric).cast(pl.Float64).mean().alias("a"), pl.col(f"{metric}_any").cast(pl.Float64).mean()
+    )
+    if per_block.height < 2:
+        return math.nan, math.nan, math.nan, math.nan
+    per_block = per_block.sort("block")
+    d = inference.paired_difference(per_block["a"].to_numpy(), per_block[f"{metric}_any"].to_numpy())
+    return float(d.estimate), float(d.low), float(d.high), float(d.p_value)
 
 
 PAIRED_METRICS = {
@@ -358,16 +375,18 @@ def conversion_variants(runs: Runs) -> pl.DataFrame:
     """Per pair of runs (``conversion_pairs``), per strategy (and ``all`` seats) and metric (converted,
     win_share, survived, score): ``base`` (the rulebook's mean), ``value`` (``conversion=any``), ``diff`` =
     value - base as the mean of the differences between the same seat of the same game (same game seed)
-    with its 95% interval ``diff_low``/``diff_high`` and a paired t-test ``p_value``; ``pairs`` counts the
-    seat-games.  ``run`` names the ``any`` run, ``base_run`` the rulebook's."""
+    with its 95% interval ``diff_low``/``diff_high`` and ``p_value`` paired by block (``_paired``);
+    ``pairs`` counts the seat-games, ``blocks`` the blocks.  ``run`` names the ``any`` run, ``base_run``
+    the rulebook's."""
     pairs = conversion_pairs(runs)
     if not pairs:
         return pl.DataFrame()
     frame = seats(runs)
     cols = ["game_id", "seat", "strategy", *PAIRED_METRICS]
+    blocked = [*cols, "block"]
     rows = []
     for base_run, any_run in pairs:
-        a = frame.filter(pl.col("run") == base_run.label).select(cols)
+        a = frame.filter(pl.col("run") == base_run.label).select(blocked)
         b = frame.filter(pl.col("run") == any_run.label)
         tags = b.select(TAGS).row(0, named=True) if b.height else {}
         joined = a.join(
@@ -382,7 +401,7 @@ def conversion_variants(runs: Runs) -> pl.DataFrame:
                     continue  # win shares sum to one a game: no effect over all seats by construction
                 x = part[metric].cast(pl.Float64).to_numpy()
                 y = part[f"{metric}_any"].cast(pl.Float64).to_numpy()
-                mean, low, high, p = _paired(y - x)
+                mean, low, high, p = _paired(part, metric)
                 rows.append(
                     {
                         **tags,
@@ -390,6 +409,7 @@ def conversion_variants(runs: Runs) -> pl.DataFrame:
                         "strategy": strategy,
                         "metric": metric,
                         "pairs": part.height,
+                        "blocks": part["block"].n_unique(),
                         "base": float(x.mean()) if len(x) else math.nan,
                         "value": float(y.mean()) if len(y) else math.nan,
                         "diff": mean,
@@ -406,7 +426,7 @@ def conversion_variants(runs: Runs) -> pl.DataFrame:
 
 def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
     desc = pl.col("score").sort(descending=True)
-    return frame.group_by([*TAGS, "game_id"]).agg(
+    return frame.group_by([*TAGS, "game_id", "block"]).agg(
         (desc.get(0) - desc.get(1)).alias("first_minus_second"),
         (pl.col("score").max() - pl.col("score").min()).alias("first_minus_last"),
         pl.col("score").max().alias("winning_score"),
@@ -419,90 +439,79 @@ def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def per_game(runs: Runs) -> pl.DataFrame:
-    """One row per decided game: the run tags, ``game_id``, score spreads (``first_minus_second``,
-    ``first_minus_last``, ``winning_score``, ``mean_score``), ``generations``, ``alive`` and ``died``
-    (tribes at the end) and ``first_death`` (generation of the first tribe to die out, null if none)."""
+    """One row per decided game: the run tags, ``game_id``, ``block``, score spreads
+    (``first_minus_second``, ``first_minus_last``, ``winning_score``, ``mean_score``), ``generations``,
+    ``alive`` and ``died`` (tribes at the end) and ``first_death`` (generation of the first tribe to die
+    out, null if none)."""
     return _per_game(seats(runs)).sort([*TAGS, "game_id"])
 
 
 def _mean_columns(frame: pl.DataFrame, keys: Sequence[str], measures: Sequence[str]) -> pl.DataFrame:
-    rows = []
-    for key, part in frame.group_by(list(keys), maintain_order=True):
-        row = dict(zip(keys, key, strict=True)) | {"games": part.height}
-        for m in measures:
-            v = part[m].cast(pl.Float64).to_numpy()
-            mean, low, high = stats.mean_interval(v)
-            row |= {
-                f"{m}_mean": mean,
-                f"{m}_sd": float(v.std(ddof=1)) if len(v) > 1 else math.nan,
-                f"{m}_low": low,
-                f"{m}_high": high,
-            }
-        rows.append(row)
-    return pl.DataFrame(rows)
+    """Per ``keys``: ``games``, ``blocks`` and per measure ``<m>_mean``, ``_sd``, ``_low``, ``_high``
+    (``scores.summarize``: the interval clustered on the blocks)."""
+    out = None
+    for m in measures:
+        part = summarize(frame, m, keys).select(
+            *keys,
+            pl.col("n").alias("games"),
+            "blocks",
+            pl.col("mean").alias(f"{m}_mean"),
+            pl.col("sd").alias(f"{m}_sd"),
+            pl.col("low").alias(f"{m}_low"),
+            pl.col("high").alias(f"{m}_high"),
+        )
+        out = part if out is None else out.join(part.drop("games", "blocks"), on=list(keys), how="left")
+    assert out is not None
+    return out
 
 
 def score_spread(runs: Runs) -> pl.DataFrame:
-    """Per run: ``games`` and, for the winner minus the runner-up, the winner minus the last, the winning
-    score and the mean score per game: ``<measure>_mean``, ``_sd`` and the 95% interval ``_low``/``_high``
-    of the mean."""
+    """Per run: ``games``, ``blocks`` and, for the winner minus the runner-up, the winner minus the last,
+    the winning score and the mean score per game: ``<measure>_mean``, ``_sd`` and the 95% interval
+    ``_low``/``_high`` of the mean, clustered on the blocks."""
     return _mean_columns(per_game(runs), TAGS, SPREAD_MEASURES)
 
 
 def tribe_scores(runs: Runs) -> pl.DataFrame:
-    """Per run and tribe: ``seats`` and the mean score with its 95% interval (``mean``, ``low``,
-    ``high``); dead tribes score what the scoring data give them (0 in the packaged data)."""
-    frame = seats(runs)
-    rows = []
-    for key, part in frame.group_by([*TAGS, "tribe"], maintain_order=True):
-        mean, low, high = stats.mean_interval(part["score"].to_numpy())
-        rows.append(
-            dict(zip([*TAGS, "tribe"], key, strict=True))
-            | {"seats": part.height, "mean": mean, "low": low, "high": high}
-        )
-    return pl.DataFrame(rows).sort([*TAGS, "tribe"])
+    """Per run and tribe: ``seats``, ``blocks`` and the mean score with its 95% interval clustered on the
+    blocks (``mean``, ``low``, ``high``); dead tribes score what the scoring data give them (0 in the
+    packaged data)."""
+    table = summarize(seats(runs), "score", [*TAGS, "tribe"])
+    return table.select(*TAGS, "tribe", pl.col("n").alias("seats"), "blocks", "mean", "low", "high")
 
 
 def game_length(runs: Runs) -> pl.DataFrame:
-    """Per run: ``games`` (decided), ``truncated`` (left out), ``generations_mean`` with its interval
-    (``_low``/``_high``), ``_min``/``_max``; ``ended_early`` (share of games cut short because one tribe or
-    none is left), ``any_died`` (share with at least one tribe dying out) with Wilson ``any_low``/
-    ``any_high``, ``deaths_per_game``, ``none_left`` (share where every tribe died) and
-    ``first_death_mean`` (the generation of the first death, in games with one)."""
+    """Per run: ``games`` (decided), ``blocks``, ``truncated`` (left out), ``generations_mean`` with its
+    interval (``_low``/``_high``, clustered on the blocks), ``_min``/``_max``; ``ended_early`` (share of
+    games cut short because one tribe or none is left), ``any_died`` (share with at least one tribe dying
+    out) with ``any_low``/``any_high`` (``inference.proportions_by``), ``deaths_per_game``, ``none_left``
+    (share where every tribe died) and ``first_death_mean`` (the generation of the first death, in games
+    with one)."""
     g = _greenland(runs)
     games = per_game(runs)
     truncated = (
         g.games().group_by("run").agg(pl.col("truncated").sum().cast(pl.Int64).alias("truncated")).collect()
     )
     full = games.group_by("run").agg(pl.col("generations").max().alias("_full"))
-    games = games.join(full, on="run", maintain_order="left")
-    rows = []
-    for key, part in games.group_by(list(TAGS), maintain_order=True):
-        mean, low, high = stats.mean_interval(part["generations"].cast(pl.Float64).to_numpy())
-        early = part.filter((pl.col("alive") <= 1) & (pl.col("generations") < pl.col("_full")))
-        any_died = int((part["died"] > 0).sum())
-        lo, hi = stats.wilson_interval(any_died, part.height)
-        first = part["first_death"].drop_nulls()
-        rows.append(
-            dict(zip(TAGS, key, strict=True))
-            | {
-                "games": part.height,
-                "generations_mean": mean,
-                "generations_low": low,
-                "generations_high": high,
-                "generations_min": int(part["generations"].min()),
-                "generations_max": int(part["generations"].max()),
-                "ended_early": early.height / part.height,
-                "any_died": any_died / part.height,
-                "any_low": float(lo),
-                "any_high": float(hi),
-                "deaths_per_game": float(part["died"].mean()),
-                "none_left": float((part["alive"] == 0).mean()),
-                "first_death_mean": float(first.mean()) if first.len() else math.nan,
-            }
-        )
+    games = games.join(full, on="run", maintain_order="left").with_columns(
+        (pl.col("died") > 0).cast(pl.Float64).alias("_any")
+    )
+    lengths = _mean_columns(games, TAGS, ["generations"]).drop("generations_sd")
+    died = inference.proportions_by(games, TAGS, "_any").select(
+        *TAGS, pl.col("ci_low").alias("any_low"), pl.col("ci_high").alias("any_high")
+    )
+    rest = games.group_by(TAGS).agg(
+        pl.col("generations").min().cast(pl.Int64).alias("generations_min"),
+        pl.col("generations").max().cast(pl.Int64).alias("generations_max"),
+        ((pl.col("alive") <= 1) & (pl.col("generations") < pl.col("_full"))).mean().alias("ended_early"),
+        pl.col("_any").mean().alias("any_died"),
+        pl.col("died").mean().cast(pl.Float64).alias("deaths_per_game"),
+        (pl.col("alive") == 0).mean().alias("none_left"),
+        pl.col("first_death").mean().cast(pl.Float64).fill_null(math.nan).alias("first_death_mean"),
+    )
     out = (
-        pl.DataFrame(rows)
+        lengths.join(rest, on=list(TAGS))
+        .join(died, on=list(TAGS))
         .join(truncated, on="run", how="left")
         .with_columns(pl.col("truncated").fill_null(0))
     )

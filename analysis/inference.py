@@ -710,12 +710,22 @@ def category_win_test(
     the games are not independent, and the statistic takes the second-order Rao-Scott correction (as
     ``shares_test``): with λ the eigenvalues of V⁻¹ V_B, V_B the covariance of the blocks' summed
     W − E, X² / (δ̄ (1 + a²)) on dof / (1 + a²) df.  Ties (shares of 1/k) make it conservative.  nan
-    without two categories that meet."""
+    without two categories that meet.
+
+    ``wins`` may be any yes/no outcome of the seats, several per game (Greenland's survival): given
+    game g's total T_g, equal chances put its T_g successes on a random T_g of its P_g seats (a
+    permutation among the seats of the game), so E_i = Σ_g T_g c_gi/P_g and game g's covariance is
+    f_g = T_g (P_g − T_g)/(P_g − 1) times the one-winner one (multivariate hypergeometric); one winner
+    per game is T_g = 1, f_g = 1, and a game where every seat or none succeeds (f_g = 0) says nothing."""
     c = np.asarray(counts, dtype=float)
-    share = c / np.asarray(players, dtype=float)[:, None]
-    excess = np.asarray(wins, dtype=float) - share
+    p = np.asarray(players, dtype=float)
+    won = np.asarray(wins, dtype=float)
+    total = won.sum(axis=1)
+    f = np.where(p > 1, total * (p - total) / np.where(p > 1, p - 1, 1), 0.0)
+    share = c / p[:, None]
+    excess = won - total[:, None] * share
     diff = excess.sum(axis=0)
-    values, vectors = np.linalg.eigh(np.diag(share.sum(axis=0)) - share.T @ share)
+    values, vectors = np.linalg.eigh(np.diag(f @ share) - share.T @ (f[:, None] * share))
     keep = values > 1e-9 * max(float(values.max(initial=0.0)), 1e-300)
     dof = int(keep.sum())
     if dof == 0:
@@ -738,16 +748,17 @@ def category_win_test(
     return stat, float(sps.chi2.sf(stat, df)), dof
 
 
-def category_wins(frame: pl.DataFrame, category: str) -> tuple[float, float, int]:
+def category_wins(frame: pl.DataFrame, category: str, value: str = "win_share") -> tuple[float, float, int]:
     """``category_win_test`` on the decided seats in ``frame`` (``run``, ``game_id``, ``players``,
-    ``category`` and ``win_share``, one row per seat; with a ``block`` column, games of one block are
-    not independent), games and categories in sorted order."""
+    ``category`` and ``value``, one row per seat: ``win_share``, or a yes/no outcome such as
+    ``survived``; with a ``block`` column, games of one block are not independent), games and
+    categories in sorted order."""
     index = ["run", "game_id", "players", *(["block"] if "block" in frame.columns else [])]
     games = frame.select(index).unique().sort("run", "game_id")
     levels = frame[category].unique().sort().to_list()
     per = (
         frame.group_by("run", "game_id", category)
-        .agg(pl.len().alias("_n"), pl.col("win_share").sum().alias("_w"))
+        .agg(pl.len().alias("_n"), pl.col(value).cast(pl.Float64).sum().alias("_w"))
         .join(games.with_row_index("_g"), on=["run", "game_id"])
         .with_columns(pl.col(category).replace_strict(levels, list(range(len(levels)))).alias("_c"))
     )

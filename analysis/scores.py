@@ -2,8 +2,9 @@
 Mainland the Mainland size, the share of points from each source, passes and clan gatherings.
 
 All functions take ``analysis.runs.Runs`` and return tidy polars DataFrames in which every mean
-carries a 95% normal-approximation interval (``low``, ``high``) and ``n`` (the rows it rests on).
-Truncated games are left out (their scores are not final).
+carries a 95% interval clustered on the design's blocks (``low``, ``high``; ``summarize``), ``n`` (the
+rows it rests on) and ``blocks`` (the independent units).  Truncated and errored games are left out
+(their scores are not final).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from analysis import stats
+from analysis import inference
 from analysis.runs import Runs
 from sim.errors import SkaldError
 
@@ -33,14 +34,22 @@ MAINLAND_STATS: dict[str, str] = {
 
 
 def summarize(frame: pl.LazyFrame | pl.DataFrame, value: str | pl.Expr, by: Sequence[str]) -> pl.DataFrame:
-    """Per group of ``by``: n, mean, low, high (95% interval of the mean), sd, min, p10, median, p90, max."""
+    """Per group of ``by``: n, mean, low, high (95% interval of the mean), blocks, sd, min, p10, median,
+    p90, max.
+
+    The mean's interval knows the design (issue 15): where ``frame`` has a ``block`` column
+    (``inference.design_seats``/``design_games``: a rotation block replays one deal) it is
+    ``inference.cluster_mean``'s, the block-total standard error with t on blocks - 1 degrees of freedom;
+    without one every row is its own block (the plain t interval, right only for independent rows).
+    No interval (nan) where the values do not vary: a zero width would claim too much.  ``n`` counts the
+    rows, the mean and interval the rows with a value."""
     v = pl.col(value) if isinstance(value, str) else value
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    keys = list(by)
     out = (
-        lazy.group_by(list(by))
+        lazy.group_by(keys)
         .agg(
             pl.len().cast(pl.Int64).alias("n"),
-            v.mean().alias("mean"),
             v.std().alias("sd"),
             v.min().alias("min"),
             v.quantile(0.1, "linear").alias("p10"),
@@ -48,24 +57,22 @@ def summarize(frame: pl.LazyFrame | pl.DataFrame, value: str | pl.Expr, by: Sequ
             v.quantile(0.9, "linear").alias("p90"),
             v.max().alias("max"),
         )
-        .sort(list(by))
+        .sort(keys)
         .collect()
     )
-    # t on n - 1 degrees of freedom; no interval where the values do not vary (a zero width claims too much)
-    t = pl.Series(stats.t95(out["n"].to_numpy() - 1), dtype=pl.Float64) if out.height else pl.lit(None)
-    half = (
-        pl.when(pl.col("sd") > 0)
-        .then(t * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
-        .otherwise(float("nan"))
+    blocks = lazy if "block" in lazy.collect_schema().names() else lazy.with_row_index("block")
+    values = blocks.select(*keys, "block", v.cast(pl.Float64).alias("_value")).filter(
+        pl.col("_value").is_not_null()
     )
-    return out.with_columns(
-        (pl.col("mean") - half).alias("low"), (pl.col("mean") + half).alias("high")
-    ).select(*by, "n", "mean", "low", "high", "sd", "min", "p10", "median", "p90", "max")
+    means = inference.means_by(values, keys, "_value").select(*keys, "mean", "low", "high", "blocks")
+    return out.join(means, on=keys, how="left", nulls_equal=True, maintain_order="left").select(
+        *by, "n", "mean", "low", "high", "blocks", "sd", "min", "p10", "median", "p90", "max"
+    )
 
 
 def final_seats(runs: Runs) -> pl.LazyFrame:
-    """Seats of games that ended normally (not truncated)."""
-    return runs.seats().filter(~pl.col("truncated"))
+    """Seats of games that ended normally (not truncated or errored), with their ``block``."""
+    return inference.design_seats(runs).filter(~pl.col("excluded"))
 
 
 def score_distribution(runs: Runs, by: Sequence[str] = ("game", "players", "strategy")) -> pl.DataFrame:
@@ -75,10 +82,11 @@ def score_distribution(runs: Runs, by: Sequence[str] = ("game", "players", "stra
 
 
 def margins(runs: Runs) -> pl.DataFrame:
-    """Per game: the winner's score, the runner-up's and the winner's ``margin`` (0 on a tie)."""
+    """Per game (with its ``block``): the winner's score, the runner-up's and the winner's ``margin`` (0 on
+    a tie)."""
     return (
         final_seats(runs)
-        .group_by("run", "game_id", "game", "players", "variant", "mix")
+        .group_by("run", "game_id", "block", "game", "players", "variant", "mix")
         .agg(
             pl.col("score").sort(descending=True).first().alias("winner_score"),
             pl.col("score").sort(descending=True).slice(1, 1).first().alias("runner_up_score"),

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from analysis import stats
+from analysis import inference, stats
 from analysis.runs import Runs, fingerprint
 from analysis.scores import summarize
 
@@ -217,8 +217,8 @@ def score_curves(
         .explode("scores", "seat")
         .rename({"scores": "score_now"})
     )
-    seats = runs.seats().select(
-        "run", "game_id", "seat", "strategy", "game", "players", "variant", "mix", "truncated"
+    seats = inference.design_seats(runs).select(
+        "run", "game_id", "seat", "strategy", "game", "players", "variant", "mix", "truncated", "block"
     )
     # one order for the sums, whatever the join gave (collected: a lazy sort before a group_by is dropped)
     frame = (
@@ -277,7 +277,8 @@ def count_lead_changes(
 def lead_changes(runs: Runs, by: Sequence[str] = ("game", "players")) -> pl.DataFrame:
     """Lead changes per game summarised per group, with ``none`` = share of games whose sole leader
     never changed."""
-    games = runs.games().filter(~pl.col("truncated")).select("run", "game_id", *by)
+    games = inference.design_games(runs).filter(~pl.col("truncated"))
+    games = games.select("run", "game_id", "block", *by)
     per_game = count_lead_changes(runs.turns().select("run", "game_id", "turn", "scores")).join(
         games.collect(), on=["run", "game_id"]
     )

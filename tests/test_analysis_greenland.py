@@ -53,7 +53,8 @@ def runs(results: Path):
 
 
 def _within(frame: pl.DataFrame, value: str, low: str, high: str) -> bool:
-    part = frame.filter(pl.col(value).is_not_null() & pl.col(value).is_not_nan())
+    """Every estimate inside its interval, where both are defined (an undefined interval is nan)."""
+    part = frame.filter(*[pl.col(c).is_not_null() & pl.col(c).is_not_nan() for c in (value, low, high)])
     return bool(((part[low] <= part[value] + EPS) & (part[value] <= part[high] + EPS)).all())
 
 
