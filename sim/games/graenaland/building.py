@@ -10,7 +10,7 @@ marketplace, any other card or a whole supply card (lines 194-197).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
 from sim.games.graenaland.board import Board
@@ -160,17 +160,14 @@ def can_pay(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
     (``spare``); such a way uses one card per unit. A supply card covers at most its needed symbols,
     or one unit through a marketplace (lines 133-134, 197): when even all of them cannot close
     ``short``, no way pays. Otherwise the search finds the fewest cards a way uses (``_fewest``)."""
-    short = spare = 0
-    for r in range(4):
-        d = need[r] - hand[r]
-        if d > 0:
-            short += d
-        else:
-            spare -= d
-    covered = hand[GOLD] + min(markets, spare)
+    d0, d1, d2, d3 = need[0] - hand[0], need[1] - hand[1], need[2] - hand[2], need[3] - hand[3]
+    short = (d0 > 0 and d0) + (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
+    spare = short - d0 - d1 - d2 - d3
+    covered = hand[GOLD] + (markets if markets < spare else spare)
     if short <= covered:
-        if not sup or sum(hand) - sum(need) >= keep:
-            return sum(hand) - sum(need) >= keep
+        left = sum(hand) - sum(need)
+        if not sup or left >= keep:
+            return left >= keep
     else:
         for a, b in sup:
             covered += max(bool(need[a]) + (need[b] > (a == b)), bool(markets))
@@ -302,8 +299,9 @@ def action_options(state: GraenalandState, board: Board, data: GraenalandData, s
     """The builder's actions now (lines 125-212, 233-237, 300-304): the candidates that need no payment
     or can be paid."""
     purse = _purse(state, data, seat)
+    known: dict = {}
     return [action for action, paid in _candidates(state, board, data, seat)
-            if not paid or _payable(state, board, data, seat, purse, action)]
+            if not paid or _payable(state, board, data, seat, purse, action, known)]
 
 
 def action_allowed(state: GraenalandState, board: Board, data: GraenalandData, seat: int, choice: object
@@ -311,7 +309,7 @@ def action_allowed(state: GraenalandState, board: Board, data: GraenalandData, s
     """The action of ``action_options`` equal to ``choice``, or None; only its own payment is checked."""
     for action, paid in _candidates(state, board, data, seat):
         if action == choice:
-            if paid and not _payable(state, board, data, seat, _purse(state, data, seat), action):
+            if paid and not _payable(state, board, data, seat, _purse(state, data, seat), action, {}):
                 return None
             return action
     return None
@@ -327,14 +325,31 @@ def _purse(state: GraenalandState, data: GraenalandData, seat: int) -> Purse:
 
 
 def _payable(state: GraenalandState, board: Board, data: GraenalandData, seat: int, purse: Purse,
-             action: Action) -> bool:
+             action: Action, known: dict) -> bool:
     """Whether ``payment_options`` lists a way to pay for ``action`` (one leaving the palisade fee's
-    cards, line 203)."""
+    cards, line 203); ``known`` remembers the answers for this purse by cost and fee, and by kind where
+    the cost is the same everywhere."""
     kind, t = action.kind, action.territory
-    hand, sup, markets = purse
-    fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
-    costs = cost_variants(state, board, data, seat, kind, t)
-    return any(can_pay(cost, hand, sup, markets, fee) for cost in costs)
+    fee = 0
+    if kind == "village":
+        fee = len(fee_recipients(state, t, seat))
+        key: object = (board.village_cost[t], fee)
+    else:
+        key = kind
+    ok = known.get(key)
+    if ok is None:
+        hand, sup, markets = purse
+        for cost in cost_variants(state, board, data, seat, kind, t):
+            ok = known.get((cost, fee))
+            if ok is None:
+                ok = known[cost, fee] = can_pay(cost, hand, sup, markets, fee)
+            if ok:
+                break
+        known[key] = ok
+    return bool(ok)
+
+
+_action = cache(Action)  # the same immutable Action for the same fields: cheaper than making one
 
 
 def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat: int
@@ -344,29 +359,32 @@ def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat
     offer = state.offer_active
     basic = not state.final and not offer
     if basic and not state.supply_taken:
-        out.extend((Action("supply", -1, i), False) for i in range(len(state.supply_row)))
-    own = [t for t in range(board.n) if settlements_on(state, t, seat) > 0]
+        out.extend((_action("supply", -1, i), False) for i in range(len(state.supply_row)))
+    villages, buildings, public, tokens = state.villages, state.buildings, state.public, state.tokens
+    own = [t for t in range(board.n) if villages[t][seat] or seat in buildings[t]]
     if state.houses[seat] > 0:
         near = set(own)
         for t in own:
             near |= board.adjacent[t]
-        out.extend((Action("village", t), True) for t in sorted(near))  # line 143
+        out.extend((_action("village", t), True) for t in sorted(near))  # line 143
         for t in range(board.n):  # lines 151-154
-            if state.villages[t][seat] > 0 and board.allows_buildings(t):
-                owners = state.buildings[t]
-                out.extend((Action(name, t), True) for b, name in enumerate(BUILDINGS) if owners[b] < 0)
+            if villages[t][seat] > 0 and board.allows_buildings(t):
+                owners = buildings[t]
+                out.extend((_action(name, t), True) for b, name in enumerate(BUILDINGS) if owners[b] < 0)
     if state.army[seat] < data.army_max:  # lines 163-169
-        out.append((Action("army"), True))
+        out.append((_action("army"), True))
     if not state.final:  # no public buildings in the final building phases (line 237)
         for t in own:  # line 175, 177
-            out.extend((Action(name, t), True) for k, name in enumerate(PUBLIC)
-                       if not state.public[t][k] and state.tokens[k] > 0)
+            built = public[t]
+            out.extend((_action(name, t), True) for k, name in enumerate(PUBLIC)
+                       if not built[k] and tokens[k] > 0)
     if basic and not state.joint_used:  # one joint proposal per round (line 207)
         for t in own:
-            out.extend((Action("joint", t, k), False) for k in range(len(PUBLIC))
-                       if not state.public[t][k] and state.tokens[k] > 0)
+            built = public[t]
+            out.extend((_action("joint", t, k), False) for k in range(len(PUBLIC))
+                       if not built[k] and tokens[k] > 0)
         if state.rules.get("five_player_offer") and state.n_players == 5:  # lines 298-304
-            out.extend((Action("offer", -1, p), False) for p in range(state.n_players) if p != seat)
+            out.extend((_action("offer", -1, p), False) for p in range(state.n_players) if p != seat)
     if not basic or state.supply_taken or not state.supply_row:  # line 132: take a card first
         out.append((END, False))
     return out
