@@ -26,11 +26,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sim.games.graenaland.board import DIRECTIONS
-from sim.games.graenaland.building import army_costs, payments
-from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC
+from sim.games.graenaland.building import army_costs, can_pay
+from sim.games.graenaland.data import BUILDINGS, GOALS, GOLD, PUBLIC, GraenalandData
 from sim.games.graenaland.options import (
     END,
     NO_PROPOSAL,
@@ -95,6 +96,7 @@ class GraenalandBase(Strategy):
         self._fee: list[int] = []  # its palisade fee cards still to give
         self._standing_view: GraenalandView | None = None  # the view ``standing`` was worked out for
         self._standing: tuple[float, tuple[int, ...], int] = (0.0, (), 0)
+        self._weights = (1.0, self.spread, 1.0, 1.0, self.army)  # per goal, in GOALS order
 
     # ------------------------------------------------------------------ dispatch
 
@@ -203,12 +205,11 @@ class GraenalandBase(Strategy):
                 if met < len(levels):
                     total += w * 0.5 * min(v, levels[met]) / levels[met]
             return total
-        thr = [data.goals["settlements"], data.goals["territories"], data.goals["largest"],
-               data.goals["buildings"], data.goals["army"]]
-        weights = [1.0, self.spread, 1.0, 1.0, self.army]
+        thr = _thresholds(data)
+        weights = self._weights
         if self.focus > 0.0:
             chosen = self.plan(view)
-            weights = [w if g in chosen else w * (1.0 - self.focus) for g, w in enumerate(weights)]
+            weights = tuple(w if g in chosen else w * (1.0 - self.focus) for g, w in enumerate(weights))
         total = 0.0
         for v, t, w in zip(values, thr, weights, strict=True):
             total += w * (PROGRESS_WEIGHT * min(v, t) / t + (GOAL_WEIGHT if v >= t else 0.0))
@@ -468,7 +469,7 @@ class GraenalandBase(Strategy):
             sup = tuple(sorted((*view.supplies, pair)))
             value = sum(need[r] for r in pair) * 0.01
             for target_value, cost in self.targets(view)[:4]:
-                if payments(cost, view.hand_counts, sup, view.markets):
+                if can_pay(cost, view.hand_counts, sup, view.markets):
                     value += max(0.0, target_value)
                     break
             if value > best_value:
@@ -533,6 +534,12 @@ class GraenalandBase(Strategy):
 
 
 SETTLEMENTS, TERRITORIES, LARGEST, BUILDINGS_GOAL, ARMY = range(5)  # GOALS order
+
+
+@lru_cache(maxsize=8)
+def _thresholds(data: GraenalandData) -> tuple[int, ...]:
+    """What each goal needs (graenaland.txt:226-231), in GOALS order."""
+    return tuple(data.goals[name] for name in GOALS)
 
 
 def goal_plan_costs(view: GraenalandView) -> dict[tuple[int, ...], float]:
