@@ -10,10 +10,12 @@ from collections.abc import Callable
 import polars as pl
 
 from analysis import balance, charts, graenaland, inference
+from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    balance_findings,
     col,
     correction_words,
     interval,
@@ -33,6 +35,11 @@ from analysis.sections.blocks import (
     variant_column,
     variant_words,
 )
+
+GAME = graenaland.GAME
+KEYS = ("players", "variant", "mix")
+#: how the three-player comparison names its two sides (``base`` and ``value`` of its findings)
+WITHOUT, WITH = "without the adjustments", "with the adjustments"
 
 GRAENALAND_NOTE = (
     "Ties are split fractionally (a k-way tie gives each tied winner 1/k of a win); truncated games are left "
@@ -140,6 +147,21 @@ def start_positions_section(g: Runs) -> Section:
                 "Share of seats meeting each goal at the end, by start position",
             )
         )
+    found_numbers = balance_findings("start-positions", tests, positions, position, "start position")
+    for column, metric in ((f"{unit}_won", f"{unit} of its wins"), (graenaland.GOALS_MET, "goals met")):
+        if column in positions.columns:
+            found_numbers += from_frame(
+                positions,
+                section="start-positions",
+                metric=f"start position {metric}",
+                groups=(*KEYS, position),
+                estimate=column,
+                low=f"{column}_low",
+                high=f"{column}_high",
+                games="games",
+                unit=unit if column.endswith("_won") else "count",
+                game=GAME,
+            )
     return Section(
         "start-positions",
         "Graenaland start positions",
@@ -151,6 +173,7 @@ def start_positions_section(g: Runs) -> Section:
             tests_table("Tests of equal chances, Balance and first-player advantage", tests, "position"),
             table("Each start position", positions, columns),
         ],
+        findings=found_numbers,
         notes=[
             "Runs with the custom-start draft are left out here (see the draft section). Strategies rotate "
             "through the seats, so a position's win rate is not one strategy's. Position n is the seat that "
@@ -201,6 +224,29 @@ def draft_section(g: Runs) -> Section:
         f"{pct(top['win_rate'])} of {top['picks']:,} and on {bottom['territory_name']} "
         f"{pct(bottom['win_rate'])} of {bottom['picks']:,} (one winner per game given who settled where, "
         f"{p_is(t_p)}): {verdict}."
+    )
+    found = balance_findings("draft", order_tests, order, graenaland.DRAFT_ORDER, "pick")
+    found += from_frame(
+        territory,
+        section="draft",
+        metric="first-village territory win rate",
+        groups=(*KEYS, "territory_name"),
+        estimate="win_rate",
+        low="ci_low",
+        high="ci_high",
+        games="picks",
+        unit="share",
+        expected="expected",
+        game=GAME,
+    )
+    found += from_frame(
+        territory_tests,
+        section="draft",
+        metric="first-village territory test",
+        groups=KEYS,
+        p_value="p",
+        test="Wald chi-square, one winner per game given who settled where (Rao-Scott on blocks)",
+        game=GAME,
     )
     return Section(
         "draft",
@@ -275,6 +321,7 @@ def draft_section(g: Runs) -> Section:
                 ],
             ),
         ],
+        findings=found,
         notes=[
             "Draft order 1 places its first village (with its warrior) first and its second village last "
             "(the order reverses). The territory is that of the seat's first village when the draft ends "
@@ -495,18 +542,98 @@ def three_player_section(g: Runs) -> Section | None:
         _three_player_reading(parts),
         charts=found,
         tables=tables,
+        findings=_three_player_findings(parts, unit),
         notes=[
             "Populations: '3p adjusted' plays the rulebook (three_player_adjustments auto or on), '3p "
             "unadjusted' the same strategies and seeds with them off; 4p and 5p play without them (auto). "
             "Runs with the custom-start draft, victory cards or the five-player offer are left out. "
-            "Differences are with minus without. Largest seat gap: bootstrap interval (400 resamples of "
-            "games) and a permutation test (game labels shuffled); game length and heroes' share of each "
-            "game's votes: normal interval, Cohen's d, Welch t test; truncated games and each goal's share "
-            "among winners: Newcombe interval, Cohen's h, two-proportion z test. The same seeds deal the "
-            "same start in both variants, but games part ways at "
-            "once, so they are treated as independent (conservative). " + GRAENALAND_NOTE
+            "Differences are with minus without, by the design: paired by block where the two runs share "
+            "seeds (the same deals), else on each side's blocks (cluster-robust). Largest seat gap: "
+            "bias-corrected by a bootstrap of whole blocks, jackknife t interval, and the seats' "
+            "homogeneity chi-square referred to relabellings of whole blocks; game length, heroes' share of "
+            "each game's votes, truncated games and each goal's share among a game's winners: one value per "
+            "game, t on the blocks (effect sizes Cohen's d or h). Holm's correction over each comparison's "
+            "metrics gives the adjusted p. " + GRAENALAND_NOTE
         ],
     )
+
+
+def _three_player_findings(parts: dict[str, pl.DataFrame], unit: str) -> list[Finding]:
+    """The comparison (``<metric> difference`` with Holm's p over its metrics, one family per player
+    count and mix, ``with the adjustments`` against ``without``), each population's seat gap with its
+    test, length, heroes' share and truncated games, and the winners' goals."""
+    from analysis.sections.general import comparison_findings
+
+    names = graenaland.METRIC_NAMES
+    comp = parts["compare"].with_columns(
+        pl.col("metric").map_elements(
+            lambda m: (
+                names.get(m.split(" (")[0], m.split(" (")[0]) + (m[m.index(" (") :] if " (" in m else "")
+            ),
+            pl.String,
+        ),
+        pl.col("base").replace({"off": WITHOUT, "on": WITH}),
+        pl.col("value").replace({"off": WITHOUT, "on": WITH}),
+    )
+    found = comparison_findings("three-player", comp)
+    side, keys = parts["side_by_side"], ("population", "mix")
+    found += from_frame(
+        side,
+        section="three-player",
+        metric="largest seat win-rate gap",
+        groups=keys,
+        estimate="max_gap",
+        low="gap_low",
+        high="gap_high",
+        p_value="p_value",
+        p_adjusted="p_adjusted",
+        test="test",
+        correction="correction",
+        family="family",
+        games="decided",
+        clusters="blocks",
+        unit="difference",
+        expected=0.0,
+        excluded="excluded",
+        game=GAME,
+    )
+    for column, metric, kind in (
+        (unit, "game length", unit),
+        ("hero_share", "heroes' share of the votes", "share"),
+        ("truncated_rate", "share of truncated games", "share"),
+    ):
+        if column in side.columns:
+            low, high = (
+                ("trunc_low", "trunc_high")
+                if column == "truncated_rate"
+                else (f"{column}_low", f"{column}_high")
+            )
+            found += from_frame(
+                side,
+                section="three-player",
+                metric=metric,
+                groups=keys,
+                estimate=column,
+                low=low,
+                high=high,
+                games="games",
+                unit=kind,
+                game=GAME,
+            )
+    if "goals" in parts:
+        found += from_frame(
+            parts["goals"],
+            section="three-player",
+            metric="winners meeting the goal",
+            groups=(*keys, "label"),
+            estimate="rate",
+            low="ci_low",
+            high="ci_high",
+            games="winners",
+            unit="share",
+            game=GAME,
+        )
+    return found
 
 
 def _metric_value(row: dict, key: str) -> str:

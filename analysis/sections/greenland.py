@@ -10,6 +10,7 @@ from collections.abc import Callable
 import polars as pl
 
 from analysis import charts, greenland
+from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
@@ -38,6 +39,48 @@ SPREAD_AXIS = {
     "winning_score": "win score",
 }
 RULEBOOK = "the rulebook's conversion rule"
+GAME = greenland.GAME
+KEYS = ("players", "variant", "mix")
+TRIBE_TEST = "Wald chi-square given each game's seated tribes (Rao-Scott on blocks)"
+
+
+def _groups(frame: pl.DataFrame, *extra: str) -> list[str]:
+    """The groups that name a row of ``frame`` in its findings: players, variant, mix and ``extra``, and
+    the run first where two runs share them."""
+    keys = [k for k in (*KEYS, *extra) if k in frame.columns]
+    if frame.height and bool(frame.select(keys).is_duplicated().any()):
+        keys.insert(0, "run")
+    return keys
+
+
+def _rate_findings(
+    frame: pl.DataFrame, sid: str, what: str, keys: list[str], *, games: str = "seats", suffix: str = ""
+) -> list[Finding]:
+    """``<what> win rate`` and ``<what> survival rate`` (with ``suffix``) of ``greenland.outcomes`` rows."""
+    common = {
+        "section": sid,
+        "groups": keys,
+        "games": games,
+        "clusters": "blocks",
+        "unit": "share",
+        "game": GAME,
+    }
+    return from_frame(
+        frame,
+        metric=f"{what} win rate{suffix}",
+        estimate="win_rate",
+        low="ci_low",
+        high="ci_high",
+        expected="expected",
+        **common,
+    ) + from_frame(
+        frame,
+        metric=f"{what} survival rate{suffix}",
+        estimate="survival_rate",
+        low="surv_low",
+        high="surv_high",
+        **common,
+    )
 
 
 def _rulebook(frame: pl.DataFrame) -> pl.DataFrame:
@@ -141,7 +184,7 @@ def _thule_sentence(v: dict, others: list[dict]) -> str:
     return text + "."
 
 
-def tribes_section(g: Runs) -> Section:
+def tribes_section(g: Runs, sid: str = "greenland-tribes") -> Section:
     rates = greenland.outcomes(g, "tribe")
     by_strategy = greenland.outcomes(g, "strategy")
     pooled = greenland.pooled_outcomes(g, "tribe")
@@ -169,10 +212,42 @@ def tribes_section(g: Runs) -> Section:
     reading = (
         lead
         + _thule_sentence(verdict, others)
-        + f" The chi-square test of one survival rate for every tribe gives {p_is(first['chi2_p'])}; the "
-        f"test that every tribe wins equally often, one winner per game among its seated tribes, gives "
+        + " Given the tribes seated in each game, the test that every tribe survives equally often gives "
+        f"{p_is(first['chi2_p'])} and the test that every tribe wins equally often (one winner per game) "
         f"{p_is(first['win_chi2_p'])}."
     )
+    keys = _groups(tests)
+    gaps = rates.group_by(keys).agg((pl.col("win_rate").max() - pl.col("win_rate").min()).alias("gap"))
+    tested = tests.join(gaps, on=keys, how="left")
+    test_fields = {"section": sid, "groups": keys, "games": "games", "clusters": "blocks", "test": TRIBE_TEST}
+    found = from_frame(
+        tested,
+        metric="tribe equal chances",
+        estimate="gap",
+        p_value="win_chi2_p",
+        unit="difference",
+        expected=0.0,
+        game=GAME,
+        **test_fields,
+    )
+    found += from_frame(tested, metric="tribe survival test", p_value="surv_chi2_p", game=GAME, **test_fields)
+    found += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
+    found += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
+    variants = pooled.unique("variant", keep="first", maintain_order=True)
+    for metric, column in (
+        ("tribe equal chances, every player count", "win_chi2_p"),
+        ("tribe survival test, every player count", "surv_chi2_p"),
+    ):
+        found += from_frame(
+            variants,
+            section=sid,
+            metric=metric,
+            groups=["variant"],
+            p_value=column,
+            test=TRIBE_TEST,
+            game=GAME,
+        )
+    found += _rate_findings(by_strategy, sid, "strategy", _groups(by_strategy, "strategy"))
     survival = rates.with_columns(
         (pl.col("survival_rate") * 100).alias("mean"),
         (pl.col("surv_low") * 100).alias("low"),
@@ -190,7 +265,7 @@ def tribes_section(g: Runs) -> Section:
         ("mean score", col("mean_score", lambda x: num(x, 1))),
     ]
     return Section(
-        "greenland-tribes",
+        sid,
         "Greenland tribes: winning and surviving",
         "How often does each tribe win and survive? The history says only the Thule survived: does the "
         "game agree?",
@@ -200,7 +275,9 @@ def tribes_section(g: Runs) -> Section:
                 "greenland-tribe-wins",
                 charts.png(
                     charts.win_rates(
-                        _chart_tribes(rates), "tribe", "Greenland win rate by tribe (95% Wilson intervals)"
+                        _chart_tribes(rates),
+                        "tribe",
+                        "Greenland win rate by tribe (95% intervals clustered on blocks)",
                     )
                 ),
                 "Greenland win rate by tribe with 95% intervals",
@@ -213,7 +290,7 @@ def tribes_section(g: Runs) -> Section:
                         "tribe",
                         "variant",
                         "survival rate (%)",
-                        "Greenland survival rate by tribe (95% Wilson intervals)",
+                        "Greenland survival rate by tribe (95% intervals clustered on blocks)",
                     )
                 ),
                 "Greenland survival rate by tribe with 95% intervals",
@@ -236,12 +313,13 @@ def tribes_section(g: Runs) -> Section:
                 [*_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *rate_columns],
             ),
             table(
-                "Do the tribes differ? Survival: one rate for every tribe; wins: one winner per game",
+                "Do the tribes differ? Survival and wins given each game's seated tribes",
                 tests,
                 [
                     *_columns(tests),
                     ("strategy mix", col("mix")),
                     ("games", col("games")),
+                    ("blocks", col("blocks")),
                     ("tribes", col("tribes")),
                     ("survival p", col("surv_chi2_p", pval)),
                     ("win p", col("win_chi2_p", pval)),
@@ -253,16 +331,20 @@ def tribes_section(g: Runs) -> Section:
                 [*_columns(by_strategy), ("strategy", col("strategy")), *rate_columns],
             ),
         ],
+        findings=found,
         notes=[
             "Tribes are dealt to seats at random each game (line 13) while the strategies rotate through the "
             "seats, so every strategy plays every tribe about equally often. With 2 or 3 tribes the tribes "
             "in play are a random subset, so a tribe's seat count varies. Survival = the tribe is alive at "
             "the end; the sole remaining culture wins whatever the scores (line 5), and ties split the win. "
-            "Intervals are Wilson 95% intervals; the pooled rows add every player count together (equal "
-            "chances is then the mean of 1/tribes). The win test takes one winner per game, each seat with "
-            "chance 1/players, and compares each tribe's wins with the games it played (a Wald chi-square; "
-            "a 2×k table of wins and losses would ignore that a game's wins sum to one and inflate the "
-            "statistic by k/(k-1) with all four tribes). Truncated games are left out."
+            "Intervals are Wilson's at the blocks' effective size (a rotation block replays one deal under "
+            "every seat shift); the pooled rows add every player count together (equal chances is then the "
+            "mean of 1/tribes). Each tribe is seated at most once a game, so the tests take each game's "
+            "tribes as given: the win test one winner per game, each seat with chance 1/players; the "
+            "survival test the game's survivors falling on a random set of its seats (a permutation among "
+            "the seats of each game); each compares a tribe's wins or survivals with what its games give "
+            "(a Wald chi-square, Rao-Scott corrected on the blocks). A 2×k table of seat-games would "
+            "ignore that one game's outcomes go together. Truncated games are left out."
         ],
     )
 
@@ -457,10 +539,56 @@ def conversion_section(g: Runs) -> Section:
                             else f"{r['diff']:+.2f} " + interval(r["diff_low"], r["diff_high"], digits=2)
                         ),
                     ),
-                    ("paired t p", col("p_value", pval)),
+                    ("blocks", col("blocks")),
+                    ("paired t p (blocks)", col("p_value", pval)),
                 ],
             )
         )
+    keys = _groups(split, "strategy")
+    found = from_frame(
+        split,
+        section="greenland-conversion",
+        metric="share converting",
+        groups=keys,
+        estimate="converted_share",
+        games="seats",
+        unit="share",
+        game=GAME,
+    )
+    found += from_frame(
+        split,
+        section="greenland-conversion",
+        metric="win rate, converted minus not converted",
+        groups=keys,
+        estimate="diff",
+        low="diff_low",
+        high="diff_high",
+        p_value="p_value",
+        test="Newcombe interval, two-proportion z on seat-games (an association)",
+        games="seats",
+        unit="difference",
+        expected=0.0,
+        game=GAME,
+    )
+    if not paired.is_empty():
+        pair_keys = _groups(paired.unique(["run", "strategy", "metric"]), "strategy")
+        for (metric,), rows in paired.group_by("metric", maintain_order=True):
+            found += from_frame(
+                rows,
+                section="greenland-conversion",
+                metric=f"{greenland.PAIRED_METRICS[str(metric)]} change with conversion=any",
+                groups=[k for k in pair_keys if k != "variant"],
+                estimate="diff",
+                low="diff_low",
+                high="diff_high",
+                p_value="p_value",
+                test="paired t on block differences",
+                games="pairs",
+                clusters="blocks",
+                unit="points" if metric == "score" else "difference",
+                expected=0.0,
+                game=GAME,
+            )
     return Section(
         "greenland-conversion",
         "Greenland conversion to monotheism",
@@ -468,13 +596,15 @@ def conversion_section(g: Runs) -> Section:
         reading,
         charts=figs,
         tables=tables,
+        findings=found,
         notes=[
             "Converted = the tribe flipped its placard to monotheism during the game (line 27; a monotheist "
             "scores iron and ivory instead of Trophies, ruling G15). Within a strategy the comparison is an "
             "association, not an effect: a tribe converts when its strategy judges it pays, and only a tribe "
             "alive and without elders may (the rulebook's rule). The paired comparison is an experiment: the "
             "conversion=any run plays the same deals (game seeds) with the switch flipped, and each seat is "
-            "compared with itself (mean of the differences, normal 95% interval, paired t test); games "
+            "compared with itself (mean of the differences, t interval and test on the blocks' mean "
+            "differences, a rotation block replaying one deal); games "
             "diverge from the first conversion on. Win shares sum to one a game, so the all-seats row has no "
             "win rate. Intervals of the within-strategy difference are Newcombe's, with a two-proportion z "
             "test."
@@ -528,6 +658,35 @@ def scores_section(g: Runs) -> Section:
         ]
     )
     boxes = _rulebook(greenland.seats(g))
+    keys = _groups(spread)
+    found = []
+    for m, label in {**SPREADS, "mean_score": "mean score"}.items():
+        found += from_frame(
+            spread,
+            section="greenland-scores",
+            metric=label,
+            groups=keys,
+            estimate=f"{m}_mean",
+            low=f"{m}_low",
+            high=f"{m}_high",
+            games="games",
+            clusters="blocks",
+            unit="points",
+            game=GAME,
+        )
+    found += from_frame(
+        by_tribe,
+        section="greenland-scores",
+        metric="tribe mean score",
+        groups=_groups(by_tribe, "tribe"),
+        estimate="mean",
+        low="low",
+        high="high",
+        games="seats",
+        clusters="blocks",
+        unit="points",
+        game=GAME,
+    )
     return Section(
         "greenland-scores",
         "Greenland score spreads",
@@ -561,6 +720,7 @@ def scores_section(g: Runs) -> Section:
                 "Greenland final scores by tribe",
             ),
         ],
+        findings=found,
         tables=[
             table(
                 "Score spreads per game (points)",
@@ -598,7 +758,7 @@ def scores_section(g: Runs) -> Section:
             "Score (ruling G18, reconstructed): living tribesmen plus Trophy VP for a polytheist, or iron "
             "and ivory for a monotheist; a tribe that died out scores what the scoring data give it (0 in "
             "the packaged data). The sole remaining culture wins whatever the scores, so a winner can score "
-            "less than the runner-up. Intervals are 95% normal-approximation intervals of the mean; box "
+            "less than the runner-up. Intervals are 95% t intervals of the mean clustered on the blocks; box "
             "plots show quartiles, whiskers 5-95%, diamonds the mean."
         ],
     )
@@ -668,6 +828,47 @@ def length_section(g: Runs) -> Section:
         (pl.col("high") * 100).alias("high"),
         pl.lit("generation").alias("x_name"),
     )
+    keys = _groups(length)
+    common = {"section": "greenland-length", "games": "games", "game": GAME}
+    found = from_frame(
+        length,
+        metric="game length",
+        groups=keys,
+        estimate="generations_mean",
+        low="generations_low",
+        high="generations_high",
+        clusters="blocks",
+        unit="generations",
+        excluded="truncated",
+        **common,
+    )
+    found += from_frame(
+        length,
+        metric="games with a tribe dying out",
+        groups=keys,
+        estimate="any_died",
+        low="any_low",
+        high="any_high",
+        clusters="blocks",
+        unit="share",
+        **common,
+    )
+    found += from_frame(
+        length, metric="games ended early", groups=keys, estimate="ended_early", unit="share", **common
+    )
+    for frame, what in ((by_tribe, "tribe"), (by_strategy, "strategy")):
+        found += from_frame(
+            frame,
+            section="greenland-length",
+            metric=f"{what} died-out share",
+            groups=_groups(frame, what),
+            estimate="died_share",
+            low="low",
+            high="high",
+            games="seats",
+            unit="share",
+            game=GAME,
+        )
     death_columns = [
         ("seats", col("seats")),
         ("died out", col("died")),
@@ -707,6 +908,7 @@ def length_section(g: Runs) -> Section:
                 "Greenland: tribes died out by generation",
             ),
         ],
+        findings=found,
         tables=[
             table(
                 "Game length and extinctions per run",
@@ -745,7 +947,9 @@ def length_section(g: Runs) -> Section:
             "A game lasts until the last generation of the event deck, or ends at once when one culture or "
             "none is left (line 5, ruling G18): that is 'ended early'. A tribe dies out when it has no "
             "living tribesman (Alpha, elders, colonists and husbands count); the generation is the one it "
-            "died in. Wilson 95% intervals for shares, normal intervals for the mean length."
+            "died in. Game length and the share of games with a death: intervals clustered on the blocks "
+            "(t on the blocks, Wilson at the blocks' effective size); a tribe's or strategy's died-out "
+            "share: Wilson on seat-games."
         ],
     )
 
