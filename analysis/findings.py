@@ -117,7 +117,9 @@ class Finding:
     @property
     def id(self) -> str:
         """A stable name: section, metric and groups (``seat-balance/seat-win-rate/players=3/seat=2``)."""
-        parts = [self.section, _slug(self.metric)] + [f"{k}={_slug(str(v))}" for k, v in self.groups.items()]
+        parts = [self.section, _slug(self.metric)] + [
+            f"{k}={v if isinstance(v, int | float) else _slug(str(v))}" for k, v in self.groups.items()
+        ]
         return "/".join(parts)
 
     @property

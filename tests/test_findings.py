@@ -90,6 +90,8 @@ def test_nan_becomes_null_and_ids_must_be_unique() -> None:
     assert json.loads(json.dumps(document([f])))["findings"][0]["estimate"] is None
     with pytest.raises(ValueError, match="share the id"):
         document([f, f])
+    minus = Finding(game="g", section="s", metric="m", groups={"vp": -1})
+    assert minus.id != Finding(game="g", section="s", metric="m", groups={"vp": 1}).id
 
 
 def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
