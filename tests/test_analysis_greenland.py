@@ -273,3 +273,28 @@ def test_tribe_win_test_where_the_tribes_vary_by_game() -> None:
     assert dof == 2 and chi2 == pytest.approx(0.0, abs=1e-9) and p == pytest.approx(1.0)
     skewed = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0]] * 10, dtype=float)
     assert inference.category_win_test(counts, skewed, np.full(30, 2))[1] < 0.001
+
+
+def test_spread_chart_labels_do_not_collide() -> None:
+    """Issue 16: "No colliding labels (Greenland 4p spreads: "over lastwin score")": three panels of the
+    spreads chart with both conversion rules, each measure's tick label whole and clear of its neighbours."""
+    from analysis import charts
+    from analysis.sections.greenland import SPREAD_AXIS
+
+    frame = pl.DataFrame(
+        [
+            {"players": p, "measure": label, "variant": v, "mean": 10.0, "low": 8.0, "high": 12.0}
+            for p in (2, 3, 4)
+            for label in SPREAD_AXIS.values()
+            for v in ("defaults", "conversion=any")
+        ]
+    )
+    fig = charts.grouped_means(frame, "measure", "variant", "points", "spreads")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        ticks = [t for t in ax.get_xticklabels() if t.get_text()]
+        assert sorted(t.get_text() for t in ticks) == sorted(SPREAD_AXIS.values())
+        boxes = sorted((t.get_window_extent(renderer) for t in ticks), key=lambda b: b.x0)
+        gaps = [b.x0 - a.x1 for a, b in zip(boxes, boxes[1:], strict=False)]
+        assert min(gaps) >= 15, gaps  # pixels: the one-line labels left 6, and read as one

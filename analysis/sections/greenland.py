@@ -32,11 +32,12 @@ SPREADS = {
     "first_minus_last": "winner minus last",
     "winning_score": "winning score",
 }
-#: the same measures on a chart's axis (short: three panels side by side)
+#: the same measures on a chart's axis, on two lines each: three panels side by side leave each tick
+#: label little room, and one-line labels ran together ("over lastwin score")
 SPREAD_AXIS = {
-    "first_minus_second": "over 2nd",
-    "first_minus_last": "over last",
-    "winning_score": "win score",
+    "first_minus_second": "over\n2nd",
+    "first_minus_last": "over\nlast",
+    "winning_score": "winning\nscore",
 }
 RULEBOOK = "the rulebook's conversion rule"
 GAME = greenland.GAME
