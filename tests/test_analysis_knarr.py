@@ -45,9 +45,13 @@ def test_tables(results: Path) -> None:
     assert ((margin["low"] <= margin["mean"]) & (margin["mean"] <= margin["high"])).all()
 
     held = knarr.holdings(runs, min_games=1)
-    for kind, prefix in (("destination", "D"), ("Building", "B")):
+    # issue 16, "Names, not codes: Knarr cards by name (today "D11A", "B23" ...)"
+    for kind, named in (
+        ("destination", r"^(Trading Land|Land of Influence) \d+: .+ for .+"),
+        ("Building", r"^Building \d+ \(cost \d+\)$"),
+    ):
         part = held.filter(pl.col("kind") == kind)
-        assert part.height and part["card"].str.starts_with(prefix).all()
+        assert part.height and part["card"].str.contains(named).all(), part["card"].head(3).to_list()
         assert ((part["win_rate"] >= 0) & (part["win_rate"] <= 1) & (part["held"] <= 12)).all()
         assert (part["diff"] - (part["win_rate"] - part["expected"])).abs().max() < 1e-12
     assert set(held.filter(pl.col("kind") == "Building")["expansion"]) == {"skáli"}  # Buildings: expansion

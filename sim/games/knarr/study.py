@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.games.knarr.data import load
+from sim.games.knarr.data import ASSETS, COLOURS, DIFF, SAME, load
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -55,13 +55,52 @@ def decided_seats(folder: Path) -> pl.DataFrame:
     return _read(folder, "seats").join(decided, on="game_id", how="semi", maintain_order="left")
 
 
+#: plain names of the assets in a card's gain (knarr.md A.3)
+ASSET_WORDS = {
+    "vp": "VP",
+    "bracelet": "bracelet",
+    "recruit": "recruit",
+    "rep": "reputation",
+    "card": "card",
+    "coin": "coin",
+    "raid": "raid",
+    "renew": "renewal",
+}
+#: the two destination decks by their rulebook names (knarr.md A.3)
+DECKS = {"A": "Trading Land", "B": "Land of Influence"}
+
+
+def gain_words(gain: tuple[int, ...]) -> str:
+    """A gain in words: ``2 VP + reputation``; ``nothing`` for none."""
+    parts = []
+    for name, n in zip(ASSETS, gain, strict=True):
+        if n:
+            word = ASSET_WORDS[name]
+            parts.append(word if n == 1 else f"{n} {word}" if n > 0 else f"{n} {word}")
+    return " + ".join(parts) or "nothing"
+
+
+def cost_words(kind: int, n: int, counts: tuple[int, ...]) -> str:
+    """A cost in words: ``3 different colours``, ``2 of one colour``, ``2 red + 1 blue``."""
+    if kind == DIFF:
+        return f"{n} different colours"
+    if kind == SAME:
+        return f"{n} of one colour"
+    return " + ".join(f"{c} {colour}" for colour, c in zip(COLOURS, counts, strict=True) if c)
+
+
 def card_names(kind: str) -> list[str]:
-    """The cards of ``kind`` ("explore": destinations ``D<id><deck>``; "develop": Buildings ``B<id>``)
-    by their index in the records."""
+    """The cards of ``kind`` by their index in the records, named for a reader: a destination by its
+    deck, number, cost and gain (``Trading Land 18: 3 different colours for 2 VP + reputation``), a
+    Building by its number and cost (``Building 4 (cost 3)``)."""
     data = load()
     if kind == "explore":
-        return [f"D{d.id}{d.deck}" for d in data.destinations]
-    return [f"B{b.id}" for b in data.buildings]
+        return [
+            f"{DECKS.get(d.deck, d.deck)} {d.id}: {cost_words(d.cost_kind, d.cost_n, d.cost)} "
+            f"for {gain_words(d.gain)}"
+            for d in data.destinations
+        ]
+    return [f"Building {b.id} (cost {b.cost})" for b in data.buildings]
 
 
 def held_cards(
