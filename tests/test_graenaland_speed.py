@@ -339,3 +339,18 @@ def test_games_play_as_before(n, names, rules, seed, digest):
         h.update(json.dumps([seat, kind, list(fields), list(scores)]).encode())
     h.update(json.dumps([out.result.scores, out.result.ranks, out.result.winners, out.truncated]).encode())
     assert h.hexdigest()[:16] == digest
+
+
+def test_can_contribute_is_whether_a_contribution_is_offered():
+    """``can_contribute`` is whether ``contribution_options`` offers more than nothing (line 210: the
+    other players may offer resources), for every seat and public building in random games."""
+    outcomes = set()
+    for n, rules in CONFIGS[:3]:
+        for state in _states(n, rules, 2, 5):
+            for seat in range(n):
+                for name in PUBLIC:
+                    cost = DATA.costs[name]
+                    offered = len(building.contribution_options(state, DATA, seat, cost)) > 1
+                    assert building.can_contribute(state, DATA, seat, cost) == offered
+                    outcomes.add(offered)
+    assert outcomes == {False, True}

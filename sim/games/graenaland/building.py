@@ -499,6 +499,13 @@ def contribution_options(state: GraenalandState, data: GraenalandData, seat: int
     return out
 
 
+def can_contribute(state: GraenalandState, data: GraenalandData, seat: int, cost: Cost) -> bool:
+    """Whether ``contribution_options`` offers more than contributing nothing: the seat holds a card of
+    a resource in the cost, or a gold card (line 210)."""
+    hand = hand_counts(state, data, seat)
+    return any(min(hand[r], cost[r]) for r in range(4)) or min(hand[GOLD], sum(cost)) > 0
+
+
 def take_from_contributions(cost: Cost, offers: list[tuple[int, tuple[int, ...]]]
                             ) -> tuple[dict[int, tuple[int, ...]], Cost]:
     """Cards taken from each contributor (in the given order: exact resources, then gold for what is

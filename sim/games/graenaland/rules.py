@@ -403,7 +403,7 @@ def _do_action(state: GraenalandState, board: Board, data: GraenalandData, seat:
         n = state.n_players
         order = [(seat + i) % n for i in range(1, n)]
         state.contributors = tuple(
-            p for p in order if len(building.contribution_options(state, data, p, cost)) > 1)
+            p for p in order if building.can_contribute(state, data, p, cost))
         state.pending = ("joint", action.territory, action.index, cost)
         if state.contributors:
             state.phase = CONTRIBUTE
