@@ -550,10 +550,10 @@ def three_player_section(g: Runs) -> Section | None:
             "Differences are with minus without, by the design: paired by block where the two runs share "
             "seeds (the same deals), else on each side's blocks (cluster-robust). Largest seat gap: "
             "bias-corrected by a bootstrap of whole blocks, jackknife t interval, and the seats' "
-            "homogeneity chi-square referred to relabellings of whole blocks; game length, heroes' share of "
-            "each game's votes, truncated games and each goal's share among a game's winners: one value per "
-            "game, t on the blocks (effect sizes Cohen's d or h). Holm's correction over each comparison's "
-            "metrics gives the adjusted p. " + GRAENALAND_NOTE
+            "homogeneity chi-square as a permutation test relabelling whole blocks; game length, heroes' "
+            "share of each game's votes, truncated games and each goal's share among a game's winners: one "
+            "value per game, t on the blocks (effect sizes Cohen's d or h). Holm's correction over each "
+            "comparison's metrics gives the adjusted p. " + GRAENALAND_NOTE
         ],
     )
 
