@@ -279,8 +279,16 @@ def payment_options(state: GraenalandState, board: Board, data: GraenalandData, 
     hand = hand_counts(state, data, seat)
     sup = supply_pairs(state, data, seat)
     markets = len(markets_available(state, seat))
-    variants = [need] if need is not None else cost_variants(state, board, data, seat, kind, t)
+    variants = (need,) if need is not None else tuple(cost_variants(state, board, data, seat, kind, t))
     fee = len(fee_recipients(state, t, seat)) if kind == "village" else 0
+    return list(_payment_list(variants, hand, sup, markets, fee))
+
+
+@lru_cache(maxsize=100_000)
+def _payment_list(variants: tuple[Cost, ...], hand: Hand, sup: tuple[tuple[int, int], ...], markets: int,
+                  fee: int) -> tuple[Pay, ...]:
+    """``payment_options`` for a purse: the ways to pay any of the cost ``variants`` (each way once, with
+    its fewest marketplaces) that leave ``fee`` resource cards, sorted."""
     seen: dict[tuple, Pay] = {}
     for cost in variants:
         for pay in payments(cost, hand, sup, markets):
@@ -289,7 +297,7 @@ def payment_options(state: GraenalandState, board: Board, data: GraenalandData, 
             key = (pay.resources, pay.supplies)
             if key not in seen or pay.markets < seen[key].markets:
                 seen[key] = pay
-    return sorted(seen.values())
+    return tuple(sorted(seen.values()))
 
 
 # --------------------------------------------------------------------------- actions
