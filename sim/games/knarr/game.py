@@ -229,7 +229,7 @@ class Knarr:
 
     def record(self, state: KnarrState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
         """(kind, ACTION_FIELDS): the columns of ``action_kinds[kind]``, -1 in the others."""
-        o = Option(*option)
+        o = option if type(option) is Option else Option(*option)
         return o.kind, _ROW[o.kind]((*_VALUES[o.kind](state, o), -1))
 
     def scores(self, state: KnarrState) -> list[float]:
