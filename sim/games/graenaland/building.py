@@ -64,8 +64,14 @@ _PAIRS = tuple((a, b) for a in range(4) for b in range(a, 4))
 _PAIR = {pair: 1 << (20 + 4 * i) for i, pair in enumerate(_PAIRS)}
 
 
-@lru_cache(maxsize=200_000)
 def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> dict[int, int]:
+    """``_capped_ways`` of the capped purse (``_capped``): the ways do not change, the remembered ones are
+    shared by every purse that caps alike (at every step of the search, not only the first)."""
+    return _capped_ways(need, *_capped(need, hand, sup, m))
+
+
+@lru_cache(maxsize=200_000)
+def _capped_ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> dict[int, int]:
     """Every way to cover ``need`` exactly (cards used by type and supply pairs used, encoded as in
     ``_CARD``/``_PAIR``) -> the fewest marketplaces it uses. The first needed unit is covered by a card of
     its resource, a gold card (line 127), another card through a marketplace (lines 194-197), a supply
@@ -135,15 +141,17 @@ def _capped(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
     so that equal situations share their remembered ways: at most ``sum(need)`` cards or marketplaces
     in all, a resource card only for its own resource or through a marketplace (lines 127, 194-197),
     a supply card showing no resource needed only through a marketplace."""
-    total = sum(need)
-    m = min(markets, total)
+    total = need[0] + need[1] + need[2] + need[3]
+    m = markets if markets < total else total
     capped_hand: Hand = (min(hand[0], need[0] + m), min(hand[1], need[1] + m), min(hand[2], need[2] + m),
                          min(hand[3], need[3] + m), min(hand[GOLD], total))
-    capped_sup: list[tuple[int, int]] = []
-    for pair in sup:
-        if (m or need[pair[0]] or need[pair[1]]) and capped_sup.count(pair) < total:
-            capped_sup.append(pair)
-    return capped_hand, tuple(capped_sup), m
+    if sup:
+        capped_sup: list[tuple[int, int]] = []
+        for pair in sup:
+            if (m or need[pair[0]] or need[pair[1]]) and capped_sup.count(pair) < total:
+                capped_sup.append(pair)
+        sup = tuple(capped_sup)
+    return capped_hand, sup, m
 
 
 def payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> list[Pay]:
@@ -173,14 +181,19 @@ def can_pay(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
             covered += max(bool(need[a]) + (need[b] > (a == b)), bool(markets))
         if covered < short:
             return False
-    return sum(hand) - _fewest(need, *_capped(need, hand, sup, markets)) >= keep
+    return sum(hand) - _fewest(need, hand, sup, markets) >= keep
 
 
 _NO_WAY = 1 << 30
 
 
-@lru_cache(maxsize=200_000)
 def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
+    """``_capped_fewest`` of the capped purse (as ``_ways``)."""
+    return _capped_fewest(need, *_capped(need, hand, sup, m))
+
+
+@lru_cache(maxsize=200_000)
+def _capped_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
     """The fewest resource cards of the ways ``_ways`` lists (the same choices for the first needed
     unit, searched for the minimum instead of collected), ``_NO_WAY`` when it lists none."""
     if not any(need):
@@ -224,7 +237,7 @@ def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) ->
 @lru_cache(maxsize=100_000)
 def _payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> tuple[Pay, ...]:
     return tuple(Pay(used, sups, k) for (used, sups), k in sorted(
-        (_decode(key), k) for key, k in _ways(need, hand, sup, markets).items()))
+        (_decode(key), k) for key, k in _capped_ways(need, hand, sup, markets).items()))
 
 
 def cost_variants(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str, t: int
