@@ -9,7 +9,7 @@ marketplace, any other card or a whole supply card (lines 194-197).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import product
 
@@ -321,19 +321,27 @@ def action_options(state: GraenalandState, board: Board, data: GraenalandData, s
     or can be paid."""
     purse = _purse(state, data, seat)
     known: dict = {}
-    return [action for action, paid in _candidates(state, board, data, seat)
-            if not paid or _payable(state, board, data, seat, purse, action, known)]
+    return _candidates(state, board, data, seat,
+                       lambda kind, t: _payable(state, board, data, seat, purse, kind, t, known))
 
 
 def action_allowed(state: GraenalandState, board: Board, data: GraenalandData, seat: int, choice: object
                    ) -> Action | None:
     """The action of ``action_options`` equal to ``choice``, or None; only its own payment is checked."""
-    for action, paid in _candidates(state, board, data, seat):
+    for action in _candidates(state, board, data, seat, _any_payable):
         if action == choice:
-            if paid and not _payable(state, board, data, seat, _purse(state, data, seat), action, {}):
+            if action.kind in _PAID and not _payable(state, board, data, seat, _purse(state, data, seat),
+                                                     action.kind, action.territory, {}):
                 return None
             return action
     return None
+
+
+_PAID = frozenset(("village", *BUILDINGS, "army", *PUBLIC))  # the actions that must be paid for
+
+
+def _any_payable(kind: str, t: int) -> bool:
+    return True
 
 
 Purse = tuple[Hand, tuple[tuple[int, int], ...], int]
@@ -346,11 +354,10 @@ def _purse(state: GraenalandState, data: GraenalandData, seat: int) -> Purse:
 
 
 def _payable(state: GraenalandState, board: Board, data: GraenalandData, seat: int, purse: Purse,
-             action: Action, known: dict) -> bool:
-    """Whether ``payment_options`` lists a way to pay for ``action`` (one leaving the palisade fee's
-    cards, line 203); ``known`` remembers the answers for this purse by cost and fee, and by kind where
-    the cost is the same everywhere."""
-    kind, t = action.kind, action.territory
+             kind: str, t: int, known: dict) -> bool:
+    """Whether ``payment_options`` lists a way to pay for ``kind`` at ``t`` (one leaving the palisade
+    fee's cards, line 203); ``known`` remembers the answers for this purse by cost and fee, and by kind
+    where the cost is the same everywhere."""
     fee = 0
     if kind == "village":
         fee = len(fee_recipients(state, t, seat))
@@ -373,41 +380,41 @@ def _payable(state: GraenalandState, board: Board, data: GraenalandData, seat: i
 _action = cache(Action)  # the same immutable Action for the same fields: cheaper than making one
 
 
-def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat: int
-                ) -> list[tuple[Action, bool]]:
-    """The builder's actions now, each with whether it is open only when it can be paid."""
-    out: list[tuple[Action, bool]] = []
+def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat: int,
+                payable: Callable[[str, int], bool]) -> list[Action]:
+    """The builder's actions now, those that must be paid for (``_PAID``) only where ``payable``."""
+    out: list[Action] = []
     offer = state.offer_active
     basic = not state.final and not offer
     if basic and not state.supply_taken:
-        out.extend((_action("supply", -1, i), False) for i in range(len(state.supply_row)))
+        out.extend(_action("supply", -1, i) for i in range(len(state.supply_row)))
     villages, buildings, public, tokens = state.villages, state.buildings, state.public, state.tokens
     own = [t for t in range(board.n) if villages[t][seat] or seat in buildings[t]]
     if state.houses[seat] > 0:
         near = set(own)
         for t in own:
             near |= board.adjacent[t]
-        out.extend((_action("village", t), True) for t in sorted(near))  # line 143
+        out.extend(_action("village", t) for t in sorted(near) if payable("village", t))  # line 143
         for t in range(board.n):  # lines 151-154
             if villages[t][seat] > 0 and board.allows_buildings(t):
                 owners = buildings[t]
-                out.extend((_action(name, t), True) for b, name in enumerate(BUILDINGS) if owners[b] < 0)
-    if state.army[seat] < data.army_max:  # lines 163-169
-        out.append((_action("army"), True))
+                out.extend(_action(name, t) for b, name in enumerate(BUILDINGS)
+                           if owners[b] < 0 and payable(name, t))
+    if state.army[seat] < data.army_max and payable("army", -1):  # lines 163-169
+        out.append(_action("army"))
     if not state.final:  # no public buildings in the final building phases (line 237)
         for t in own:  # line 175, 177
             built = public[t]
-            out.extend((_action(name, t), True) for k, name in enumerate(PUBLIC)
-                       if not built[k] and tokens[k] > 0)
+            out.extend(_action(name, t) for k, name in enumerate(PUBLIC)
+                       if not built[k] and tokens[k] > 0 and payable(name, t))
     if basic and not state.joint_used:  # one joint proposal per round (line 207)
         for t in own:
             built = public[t]
-            out.extend((_action("joint", t, k), False) for k in range(len(PUBLIC))
-                       if not built[k] and tokens[k] > 0)
+            out.extend(_action("joint", t, k) for k in range(len(PUBLIC)) if not built[k] and tokens[k] > 0)
         if state.rules.get("five_player_offer") and state.n_players == 5:  # lines 298-304
-            out.extend((_action("offer", -1, p), False) for p in range(state.n_players) if p != seat)
+            out.extend(_action("offer", -1, p) for p in range(state.n_players) if p != seat)
     if not basic or state.supply_taken or not state.supply_row:  # line 132: take a card first
-        out.append((END, False))
+        out.append(END)
     return out
 
 
