@@ -47,6 +47,7 @@ from analysis.sections import graenaland as graenaland_report
 from analysis.sections import greenland as greenland_report
 from analysis.sections import knarr as knarr_report
 from analysis.sections.blocks import Section
+from analysis.study import variant_labels
 from sim.errors import SkaldError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -300,7 +301,9 @@ def render(
         graenaland_note=graenaland.unavailable(),
         glossary=GLOSSARY,
         top_rows=TOP_ROWS,
-        verdicts=verdicts.by_game(verdicts.verdicts(findings or [], [s for p in parts for s in p.sections])),
+        verdicts=verdicts.by_game(
+            verdicts.verdicts(findings or [], [s for p in parts for s in p.sections], variant_labels(runs))
+        ),
     )
 
 

@@ -38,9 +38,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.errors import SkaldError
+
+if TYPE_CHECKING:
+    from analysis.runs import Runs
 
 STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs"}
 RUN_KEYS = {
@@ -608,3 +611,37 @@ def _copy_run(source: Path, target: Path) -> None:
     if target.exists():
         shutil.rmtree(target)
     tmp.rename(target)
+
+
+def variant_labels(runs: Runs) -> dict[tuple[str, str], str]:
+    """The study labels of the runs' rule variants, ``(game, variant) -> label`` (``skali=true`` ->
+    ``skali``), read from the ``study.toml`` a study leaves beside its run folders; a variant without a
+    label, or labelled two ways, keeps its rules' name."""
+    found: dict[tuple[str, str], set[str]] = {}
+    plans: dict[Path, dict[str, str]] = {}
+    for run in runs:
+        spec = run.path.parent / "study.toml"
+        if spec not in plans:
+            plans[spec] = {}
+            if spec.is_file():
+                try:
+                    study = load_file(spec)
+                    for entry, planned in zip(_entries(study), study.plan(), strict=True):
+                        if entry:
+                            plans[spec][planned.name] = entry
+                except (SkaldError, OSError, ValueError):
+                    pass  # a study file that no longer parses: keep the rules' names
+        label = plans[spec].get(run.path.name)
+        if label:
+            found.setdefault((run.game, run.variant), set()).add(label)
+    return {key: next(iter(labels)) for key, labels in found.items() if len(labels) == 1}
+
+
+def _entries(study: Study) -> list[str | None]:
+    """Each planned run's variant label, in ``Study.plan`` order."""
+    labels: list[str | None] = []
+    for entry in study.runs:
+        for _ in entry["players"]:
+            for _ in entry["mixes"]:
+                labels.extend(v.get("label") for v in (entry["variants"] or [{}]))
+    return labels

@@ -13,7 +13,7 @@ Each verdict links to the section that holds its evidence.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from analysis.findings import Finding
@@ -48,7 +48,8 @@ def group_words(groups: dict[str, Any], skip: Sequence[str] = ()) -> str:
         elif key == "variant":
             out.append("default rules" if value == "defaults" else str(value))
         elif key == "mix":
-            out.append(str(value))
+            names = str(value).split(" + ")
+            out.append(f"{names[0]} in every seat" if len(set(names)) == 1 else str(value))
         else:
             out.append(f"{key.replace('_', ' ')} {value}")
     return ", ".join(out)
@@ -104,6 +105,66 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
     )
 
 
+def positions_of(test: Finding, findings: Sequence[Finding]) -> list[Finding]:
+    """The win-rate findings of an equal-chances test's positions (same section, game and groups)."""
+    rate_metric = test.metric[: -len(EQUAL_CHANCES)] + WIN_RATE
+    return [
+        f
+        for f in findings
+        if f.section == test.section
+        and f.game == test.game
+        and f.metric == rate_metric
+        and all(f.groups.get(k) == v for k, v in test.groups.items())
+    ]
+
+
+def is_mirror(test: Finding) -> bool:
+    """Whether a test's group is a mirror match (one strategy in every seat)."""
+    mix = str(test.groups.get("mix", ""))
+    return bool(mix) and len(set(mix.split(" + "))) == 1
+
+
+def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]]) -> str:
+    """Several groups' equal-chances tests at one player count in one sentence: each group that differs
+    after the correction, then the rest; what the sample could not detect is read off the mirror match
+    where there is one (the standard seat test), else the largest group."""
+    label = family[0].metric[: -len(EQUAL_CHANCES)]
+    skip = ("players",)
+    clauses = []
+    for test in (t for t in family if t.significant):
+        rates = parts[id(test)]
+        position = next((k for k in (rates[0].groups if rates else {}) if k not in test.groups), label)
+        worst = max(rates, key=lambda f: abs((f.estimate or 0) - (f.expected or 0)), default=None)
+        if worst is None:
+            continue
+        clauses.append(
+            f"{group_words(test.groups, skip)}: {label} {worst.groups.get(position)} wins "
+            f"{share(worst.estimate)}{span(worst)} against an even {share(worst.expected)} ({p_words(test)})"
+        )
+    quiet = [t for t in family if not t.significant]
+    anchor = max(quiet or family, key=lambda t: (is_mirror(t), t.games or 0))
+    gap = (
+        ""
+        if anchor.detectable is None or anchor.detectable >= 1
+        else f"; gaps below {100 * anchor.detectable:.0f} points would not reliably show at "
+        f"{anchor.games:,} games ({group_words(anchor.groups, skip)})"
+    )
+    first = family[0]
+    corrected = (
+        f"{first.correction}'s correction over {first.family} tests"
+        if (first.family or 1) > 1
+        else "one test"
+    )
+    if not clauses:
+        return f"no {label} differs from an even share beyond chance in any of {len(family)} groups ({corrected}){gap}."  # noqa: E501
+    rest = (
+        f"; in the other {len(quiet)} group{'s' if len(quiet) != 1 else ''} none differs beyond chance{gap}"
+        if quiet
+        else ""
+    )
+    return "; ".join(clauses) + f" ({corrected}){rest}."
+
+
 def amount(f: Finding) -> str:
     """A difference with its interval in its unit: ``+3.2 pp [-1.0, 7.5]`` for shares (percentage
     points), ``-2.55 [-2.91, -2.19] rounds`` otherwise."""
@@ -132,46 +193,109 @@ def comparison(family: list[Finding]) -> tuple[str, bool]:
     ) + ".", True
 
 
-def verdicts(findings: Sequence[Finding], sections: Sequence[Any] = ()) -> list[Verdict]:
-    """The verdicts the findings support, game by game in the order of the page."""
+def comparisons(groups: list[list[Finding]]) -> tuple[str, bool]:
+    """One comparison made in several groups (player counts, mixes), metric by metric: in how many
+    groups the difference survives each group's correction, with the range of those differences."""
+    metrics: dict[str, list[Finding]] = {}
+    for family in groups:
+        for f in family:
+            metrics.setdefault(f.metric, []).append(f)
+    first = groups[0][0]
+    clauses = []
+    for metric, found in metrics.items():
+        survive = [f for f in found if f.significant]
+        if not survive:
+            continue
+        name = metric[: -len(DIFFERENCE)]
+        if len(survive) == 1:
+            (f,) = survive
+            where = group_words(f.groups, ("base", "value"))
+            clauses.append(f"{name} in 1 of {len(found)} groups ({where}: {amount(f)})")
+            continue
+        low = min(survive, key=lambda f: f.estimate or 0)
+        high = max(survive, key=lambda f: f.estimate or 0)
+        spread = f"from {amount_only(low)} to {amount_only(high)}"
+        clauses.append(f"{name} in {len(survive)} of {len(found)} groups ({spread})")
+    corrected = (
+        f"each group {first.correction}-corrected over its {first.family} metrics"
+        if (first.family or 1) > 1
+        else "one test per group"
+    )
+    if not clauses:
+        return f"no difference survives the correction in any of {len(groups)} groups ({corrected}).", False
+    return "differences beyond chance: " + "; ".join(clauses) + f" ({corrected}).", True
+
+
+def amount_only(f: Finding) -> str:
+    """A difference in its unit without its interval: ``+3.2 pp``, ``-2.55 rounds``."""
+    if f.unit in ("difference", "share"):
+        return f"{100 * (f.estimate or 0):+.1f} pp"
+    return f"{f.estimate or 0:+.2f} {f.unit}".rstrip()
+
+
+def relabel(findings: Sequence[Finding], labels: dict[tuple[str, str], str]) -> list[Finding]:
+    """The findings with each rule variant (groups ``variant``, ``base``, ``value``) under its study
+    label where it has one (``skali=true`` -> ``skali``), for wording only."""
+    if not labels:
+        return list(findings)
+    out = []
+    for f in findings:
+        groups = {
+            k: labels.get((f.game, str(v)), v) if k in ("variant", "base", "value") else v
+            for k, v in f.groups.items()
+        }
+        out.append(replace(f, groups=groups))
+    return out
+
+
+def verdicts(
+    findings: Sequence[Finding],
+    sections: Sequence[Any] = (),
+    labels: dict[tuple[str, str], str] | None = None,
+) -> list[Verdict]:
+    """The verdicts the findings support, game by game in the order of the page; ``labels`` names rule
+    variants as their study does (``study.variant_labels``)."""
+    findings = relabel(findings, labels or {})
     known = {getattr(s, "id", None) for s in sections}
     out = []
-    families: dict[tuple[str, str, tuple], list[Finding]] = {}
+    families: dict[tuple[str, str, Any, Any], dict[tuple, list[Finding]]] = {}
     for f in findings:
         if f.metric.endswith(DIFFERENCE) and f.p_adjusted is not None:
-            families.setdefault((f.game, f.section, tuple(f.groups.items())), []).append(f)
-    for (game, section, groups), family in families.items():
-        named = dict(groups)
-        heading = (
-            f"{game_title(game)}, {group_words(named, skip=('base', 'value'))}: "
-            f"{named.get('value')} against {named.get('base')}"
-        )
-        text, flagged = comparison(family)
+            key = (f.game, f.section, f.groups.get("base"), f.groups.get("value"))
+            families.setdefault(key, {}).setdefault(tuple(f.groups.items()), []).append(f)
+    for (game, section, base, value), groups in families.items():
         href = f"#{section}" if section in known else ""
+        if len(groups) == 1:
+            ((items, family),) = groups.items()
+            where = group_words(dict(items), skip=("base", "value"))
+            heading = f"{game_title(game)}, {where}: {value} against {base}"
+            text, flagged = comparison(family)
+        else:
+            heading = f"{game_title(game)}: {value} against {base}"
+            text, flagged = comparisons(list(groups.values()))
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, flagged, "comparison"))
+    tests: dict[tuple[str, str, str, Any], list[Finding]] = {}
     for test in findings:
-        if not test.metric.endswith(EQUAL_CHANCES) or test.p_value is None:
-            continue
-        rate_metric = test.metric[: -len(EQUAL_CHANCES)] + WIN_RATE
-        parts = [
-            f
-            for f in findings
-            if f.section == test.section
-            and f.game == test.game
-            and f.metric == rate_metric
-            and all(f.groups.get(k) == v for k, v in test.groups.items())
-        ]
-        heading = f"{game_title(test.game)}, {group_words(test.groups)}"
-        text = equal_chances(test, parts)
-        out.append(
-            Verdict(
-                game=test.game,
-                heading=heading,
-                text=text[:1].upper() + text[1:],
-                href=f"#{test.section}" if test.section in known else "",
-                significant=test.significant,
+        if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
+            key = (test.game, test.section, test.metric, test.groups.get("players"))
+            tests.setdefault(key, []).append(test)
+    for (game, section, metric, players), family in tests.items():
+        href = f"#{section}" if section in known else ""
+        parts = {id(t): positions_of(t, findings) for t in family}
+        if len(family) == 1:
+            (test,) = family
+            text = equal_chances(test, parts[id(test)])
+            heading = f"{game_title(game)}, {group_words(test.groups)}"
+        else:
+            text = equal_chances_family(family, parts)
+            label = metric[: -len(EQUAL_CHANCES)]
+            heading = (
+                f"{game_title(game)}, "
+                + (f"{players} players, " if players is not None else "")
+                + f"{label}s"
             )
-        )
+        significant = any(t.significant for t in family)
+        out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
     return sorted(out, key=lambda v: (order[v.game], v.kind != "equal chances"))
 

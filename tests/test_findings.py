@@ -149,3 +149,18 @@ def test_a_comparison_verdict_names_only_differences_that_survive_the_correction
     )
     (v,) = verdicts([gap], [SimpleNamespace(id="v")])
     assert not v.significant and v.text == "No difference survives Holm's correction over 2 metrics."
+
+
+def test_verdicts_name_variants_by_their_study_labels(tmp_path: Path) -> None:
+    """Issue 16: 'Study labels ("strict"/"loose") are used instead of castle_needs_overlap=false vs
+    defaults.'"""
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(
+        '[study]\nname = "tiny"\ntitle = "Tiny"\ngames = 8\nseed = 1\njobs = 1\n\n'
+        '[[runs]]\ngame = "knarr"\nplayers = 2\nstrategies = ["collector"]\n'
+        'variants = [{ label = "plain", skali = false }, { label = "longhouse", skali = true }]\n'
+    )
+    assert _main(["study", "--file", str(spec), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    html = (tmp_path / "out" / "report.html").read_text()
+    block = html[html.index('<section id="verdicts">') :].split("</section>", 1)[0]
+    assert "longhouse against plain" in block and "skali=true" not in block
