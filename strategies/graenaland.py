@@ -96,6 +96,7 @@ class GraenalandBase(Strategy):
         self._fee: list[int] = []  # its palisade fee cards still to give
         self._standing_view: GraenalandView | None = None  # the view ``standing`` was worked out for
         self._standing: tuple[float, tuple[int, ...], int] = (0.0, (), 0)
+        self._potentials: dict[tuple[int, ...], float] = {}  # goal values -> potential, for that view
         self._weights = (1.0, self.spread, 1.0, 1.0, self.army)  # per goal, in GOALS order
 
     # ------------------------------------------------------------------ dispatch
@@ -192,9 +193,17 @@ class GraenalandBase(Strategy):
             return 1.0  # face down: unknown
         return 0.7 + 0.3 * min(1.0, need[resource])
 
-    def potential(self, view: GraenalandView, values: Sequence[int]) -> float:
+    def potential(self, view: GraenalandView, values: tuple[int, ...]) -> float:
         """Goal progress: each goal met counts GOAL_WEIGHT, partial progress up to PROGRESS_WEIGHT. With a
-        victory point card: each level met counts GOAL_WEIGHT, progress to the next level up to 0.5."""
+        victory point card: each level met counts GOAL_WEIGHT, progress to the next level up to 0.5.
+        Remembered per view and goal values (``standing``)."""
+        self.standing(view)
+        known = self._potentials.get(values)
+        if known is None:
+            known = self._potentials[values] = self._potential(view, values)
+        return known
+
+    def _potential(self, view: GraenalandView, values: tuple[int, ...]) -> float:
         data = view.data
         if view.victory_card is not None:
             total = 0.0
@@ -233,8 +242,9 @@ class GraenalandBase(Strategy):
             per = tuple(view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
                         for x in range(view.board.n))
             owned = sum(1 for row in view.buildings for o in row if o == seat)
-            self._standing_view = view
-            self._standing = (self.potential(view, view.goals[seat]), per, owned)
+            self._standing_view, self._potentials = view, {}
+            self._standing = (self._potential(view, view.goals[seat]), per, owned)
+            self._potentials[view.goals[seat]] = self._standing[0]
         return self._standing
 
     def after(self, view: GraenalandView, kind: str, t: int) -> tuple[int, ...]:
