@@ -155,6 +155,10 @@ class Part:
     def id(self) -> str:
         return f"game-{self.game}" if self.game else "across-games"
 
+    @property
+    def compared(self) -> bool:
+        return self.game.endswith("-compared")
+
 
 def game_sections(runs: Runs, game: str) -> list[Section]:
     """One game's sections in reading order, each computed on that game's runs alone."""
@@ -176,6 +180,31 @@ def build_parts(runs: Runs) -> list[Part]:
     parts = [Part(game, verdicts.game_title(game), game_sections(runs, game)) for game in runs.games_played]
     parts.append(Part("", "Across games", [general.precision_section(runs)]))
     return parts
+
+
+def check_comparable(runs: Runs) -> None:
+    """A ``SkaldError`` unless the runs can be compared: two or more, of one game, sharing a player
+    count with the first."""
+    if len(runs) < 2:
+        raise SkaldError(f"compare needs two or more runs, found {len(runs)}")
+    games = runs.games_played
+    if len(games) > 1:
+        raise SkaldError(f"compare needs runs of one game, found {', '.join(games)}")
+    first = list(runs)[0]
+    apart = [r.label for r in runs if r.players != first.players]
+    if apart:
+        raise SkaldError(
+            f"compare needs one player count: {first.label} has {first.players} players, {apart[0]} does not"
+        )
+
+
+def comparison_part(runs: Runs) -> Part:
+    """The comparison of every run with the first given: each metric's difference, paired by block
+    where the runs share seeds, Holm-adjusted over the metrics of each comparison."""
+    game = runs.games_played[0]
+    first = list(runs)[0].label
+    section = general.comparison_section(runs, baseline=first, sid=f"{game}-comparison")
+    return Part(f"{game}-compared", f"{verdicts.game_title(game)}: runs compared with {first}", [section])
 
 
 def build_sections(runs: Runs) -> list[Section]:
@@ -332,16 +361,21 @@ def write_report(
     out: str | Path,
     title: str | None = None,
     study: dict[str, Any] | None = None,
+    compare: bool = False,
 ) -> Path:
-    """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it.
+    """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it;
+    with ``compare``, the report of two or more runs of one game compared with the first
+    (``comparison_part``) comes first.
 
     ``out`` is checked first (``check_output``); every file is written under a temporary name and
     renamed into place, so a report stopped halfway leaves the previous one whole.
     """
     out = check_output(out)
     runs = open_runs(paths)
+    if compare:
+        check_comparable(runs)
     with pl.Config(engine_affinity="in-memory"):
-        parts = build_parts(runs)
+        parts = ([comparison_part(runs)] if compare else []) + build_parts(runs)
     sections = [s for part in parts for s in part.sections]
     out.parent.mkdir(parents=True, exist_ok=True)
     number = 0
@@ -351,7 +385,11 @@ def write_report(
             chart.file = f"{out.stem}-{number:02d}-{_slug(chart.name)}.png"
             _write_atomic(out.parent / chart.file, chart.png)
     games = ", ".join(runs.games_played)
-    title = title or f"Skald balance report: {games}"
+    title = title or (
+        f"Skald comparison: {' against '.join(r.label for r in reversed(list(runs)))}"
+        if compare
+        else f"Skald balance report: {games}"
+    )
     doc = findings_document(runs, sections, title)
     write_findings(findings_path(out), doc)
     text = render(runs, parts, title, study, read_back(doc))

@@ -297,7 +297,8 @@ def verdicts(
         significant = any(t.significant for t in family)
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
-    return sorted(out, key=lambda v: (order[v.game], v.kind != "equal chances"))
+    lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
+    return sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
 
 
 def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:

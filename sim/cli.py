@@ -727,6 +727,31 @@ def report_command(
     print(f"report: {write_report(results, target, title=title)}")
 
 
+@app.command("compare")
+def compare_command(
+    results: Annotated[
+        list[Path],
+        typer.Argument(help="Two or more run folders of one game; each is compared with the first."),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/compare.html)."),
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+) -> None:
+    """Compare runs of one game (two rule sets, strategy mixes or data files): every metric's difference
+    with the first run, paired where the runs share seeds, the verdict first; then each run's report."""
+    from analysis.report import check_output, write_report
+    from analysis.runs import find_runs, read_manifest
+    from sim.tables import check_run_parts
+
+    target = check_output(output if output is not None else results[0] / "compare.html")
+    for folder in find_runs(results):
+        tables = read_manifest(folder).get("tables", {})
+        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
+    print(f"report: {write_report(results, target, title=title, compare=True)}")
+
+
 @app.command("replay")
 def replay_command(
     results: Annotated[Path, typer.Argument(help="A run folder written by `skald run`.")],

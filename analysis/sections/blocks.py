@@ -58,6 +58,8 @@ class Section:
     notes: list[str] = field(default_factory=list)
     #: every number the section states, as data (``report.json``; ``analysis.findings``)
     findings: list[Finding] = field(default_factory=list)
+    #: whether its verdicts lead the page (the comparison of ``skald compare``)
+    lead: bool = False
 
 
 def pct(x: float | None, digits: int = 1) -> str:

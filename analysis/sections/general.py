@@ -435,6 +435,37 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
     )
 
 
+def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Section:
+    """Every run compared with ``baseline`` (a run's label), whatever differs between them (rules,
+    strategies, data): the seat gap, game length and truncated games, paired by block where the runs
+    share seeds and seats."""
+    comp = balance.compare_variants(runs, key="run", baseline=baseline, by=("game", "players"))
+    question = "What changes between these runs?"
+    if comp.is_empty():
+        return Section(sid, "Runs compared", question, "The runs share no player count, so nothing compares.")
+    return Section(
+        sid,
+        "Runs compared",
+        question,
+        _comparison_reading(comp, "the runs"),
+        charts=[
+            Chart(
+                sid,
+                charts.png(charts.differences(comp, f"Each run minus {baseline} (95% intervals)")),
+                f"Differences between each run and {baseline}",
+            )
+        ],
+        tables=[_comparison_table(f"Each run against {baseline}", comp)],
+        findings=comparison_findings(sid, comp),
+        lead=True,
+        notes=[
+            "The runs are paired by block where they share seeds and seat mode (the same deals), else "
+            "compared as independent samples of blocks; see the rule-variant notes for each metric's "
+            "method. Holm's correction over each comparison's metrics gives the adjusted p."
+        ],
+    )
+
+
 def precision_section(runs: Runs) -> Section:
     rates = balance.seat_balance(runs)
     rated = strength.ratings(runs, ("game",))  # the strength section's table: one interval per rating
