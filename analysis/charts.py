@@ -24,6 +24,40 @@ from matplotlib.figure import Figure  # noqa: E402
 WIDTH = 8.5
 DPI = 100
 COLORS = plt.get_cmap("tab10").colors
+#: twenty distinct colours, for the strategies of every game (``strategy_colours``)
+PALETTE = plt.get_cmap("tab20").colors[0::2] + plt.get_cmap("tab20").colors[1::2]
+
+
+def known_strategies() -> list[str]:
+    """Every built-in strategy of every game, each once, in the registry's order: the order that gives
+    each its colour."""
+    from sim.games import GAMES
+    from strategies.registry import builtin_names
+
+    names: list[str] = []
+    for game in GAMES:
+        for name in builtin_names(game):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def strategy_colours(names: list[str]) -> dict[str, tuple[float, ...]]:
+    """A colour per name, the same for a built-in strategy in every chart of every report (a strategy
+    spec with options, ``builder:climb=2``, takes its strategy's colour unless that is taken in this
+    chart), and unique within the chart: other names take the palette's unused colours in order."""
+    fixed = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(known_strategies())}
+    out: dict[str, tuple[float, ...]] = {}
+    for name in dict.fromkeys(names):
+        colour = fixed.get(str(name).split(":")[0])
+        if colour is not None and colour not in out.values():
+            out[name] = colour
+    spare = [c for c in PALETTE if c not in out.values() and c not in fixed.values()]
+    spare += [c for c in PALETTE if c not in out.values() and c not in spare]
+    for name in dict.fromkeys(names):
+        if name not in out:
+            out[name] = spare.pop(0) if spare else COLORS[len(out) % 10]
+    return out
 
 
 def png(fig: Figure) -> bytes:
@@ -174,6 +208,7 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
     count."""
     counts = sorted(table["players"].unique().to_list()) if "players" in table.columns else [None]
     fig, axes = _facets(len(counts))
+    colour = strategy_colours(table[series].unique(maintain_order=True).to_list())
     for ax, players in zip(axes, counts, strict=False):
         part = table if players is None else table.filter(pl.col("players") == players)
         groups = sorted(part[group].unique().to_list(), key=str)
@@ -193,7 +228,7 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
                 width=width,
                 yerr=err,
                 capsize=3,
-                color=COLORS[i % 10],
+                color=colour[name],
                 alpha=0.85,
                 label=_short(str(name), 30),
             )
@@ -261,13 +296,14 @@ def curves(table: pl.DataFrame, ylabel: str = "score (points)", title: str = "Sc
     counts = sorted(table["players"].unique().to_list())
     fig, axes = _facets(len(counts))
     x_name = table["x_name"][0] if "x_name" in table.columns and table.height else "round"
+    colour = strategy_colours(sorted(table["strategy"].unique().to_list()))
     for ax, players in zip(axes, counts, strict=False):
         part = table.filter(pl.col("players") == players)
-        for i, name in enumerate(sorted(part["strategy"].unique().to_list())):
+        for name in sorted(part["strategy"].unique().to_list()):
             s = part.filter(pl.col("strategy") == name).sort("x")
             x = s["x"].to_numpy()
-            ax.plot(x, s["mean"].to_numpy(), color=COLORS[i % 10], label=_short(name, 20))
-            ax.fill_between(x, s["low"].to_numpy(), s["high"].to_numpy(), color=COLORS[i % 10], alpha=0.2)
+            ax.plot(x, s["mean"].to_numpy(), color=colour[name], label=_short(name, 20))
+            ax.fill_between(x, s["low"].to_numpy(), s["high"].to_numpy(), color=colour[name], alpha=0.2)
         _style(ax, f"{players} players", x_name, ylabel)
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
@@ -292,7 +328,10 @@ def differences(table: pl.DataFrame, title: str = "Differences from the baseline
         y = np.arange(part.height)
         d = part["diff"].to_numpy()
         err = _err(d, part["diff_low"].to_numpy(), part["diff_high"].to_numpy())
-        ax.errorbar(d, y, xerr=err, fmt="o", capsize=4, color=COLORS[3])
+        adjusted = part["p_adjusted"] if "p_adjusted" in part.columns else part["p_value"]
+        for i, p in enumerate(adjusted.to_list()):
+            colour = COLORS[3] if p is not None and p < 0.05 else COLORS[7]
+            ax.errorbar(d[i], y[i], xerr=err[:, i : i + 1], fmt="o", capsize=4, color=colour)
         ax.axvline(0, color="grey", lw=1)
         labels = [
             _short(f"{r['players']}p: {r['value']} vs {r['base']}", 60) for r in part.iter_rows(named=True)
@@ -306,7 +345,7 @@ def differences(table: pl.DataFrame, title: str = "Differences from the baseline
             f"{METRIC_UNITS.get(metric, '')}".rstrip(),
             None,
         )
-    fig.suptitle(title, fontsize=11)
+    fig.suptitle(title + "  (red: Holm-adjusted p < 0.05)", fontsize=11)
     fig.tight_layout()
     return fig
 
@@ -505,7 +544,8 @@ def effects(table: pl.DataFrame, labels: dict[str, str], title: str = "Effect of
         d = np.array([r["diff"] for r in part], dtype=float) * scale
         lo = np.array([r["diff_low"] for r in part], dtype=float) * scale
         hi = np.array([r["diff_high"] for r in part], dtype=float) * scale
-        significant = np.array([(r["p_value"] or 1.0) < 0.05 for r in part])
+        adjusted = [r.get("p_adjusted", r["p_value"]) for r in part]
+        significant = np.array([(p if p is not None else 1.0) < 0.05 for p in adjusted])
         err = _err(d, lo, hi)
         for i in range(len(part)):
             ax.errorbar(
@@ -524,6 +564,6 @@ def effects(table: pl.DataFrame, labels: dict[str, str], title: str = "Effect of
         ax.set_yticks(y, [_short(n, 44) for n in names], fontsize=8)
         ax.set_ylim(-0.6, len(part) - 0.4)
         _style(ax, None, f"difference ({unit})", None)
-    axes[0, 0].set_title(title + "  (red: p < 0.05)", fontsize=10)
+    axes[0, 0].set_title(title + "  (red: Holm-adjusted p < 0.05)", fontsize=10)
     fig.tight_layout()
     return fig
