@@ -195,15 +195,7 @@ class GraenalandBase(Strategy):
 
     def potential(self, view: GraenalandView, values: tuple[int, ...]) -> float:
         """Goal progress: each goal met counts GOAL_WEIGHT, partial progress up to PROGRESS_WEIGHT. With a
-        victory point card: each level met counts GOAL_WEIGHT, progress to the next level up to 0.5.
-        Remembered per view and goal values (``standing``)."""
-        self.standing(view)
-        known = self._potentials.get(values)
-        if known is None:
-            known = self._potentials[values] = self._potential(view, values)
-        return known
-
-    def _potential(self, view: GraenalandView, values: tuple[int, ...]) -> float:
+        victory point card: each level met counts GOAL_WEIGHT, progress to the next level up to 0.5."""
         data = view.data
         if view.victory_card is not None:
             total = 0.0
@@ -236,21 +228,22 @@ class GraenalandBase(Strategy):
 
     def standing(self, view: GraenalandView) -> tuple[float, tuple[int, ...], int]:
         """(the potential of the seat's goal values, its settlements per territory, its buildings),
-        worked out once per view (a view never changes)."""
+        worked out once per view (a view never changes); the potentials of other goal values are
+        remembered for the view too (``_potentials``)."""
         if self._standing_view is not view:
             seat = view.seat
             per = tuple(view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
                         for x in range(view.board.n))
             owned = sum(1 for row in view.buildings for o in row if o == seat)
-            self._standing_view, self._potentials = view, {}
-            self._standing = (self._potential(view, view.goals[seat]), per, owned)
-            self._potentials[view.goals[seat]] = self._standing[0]
+            now = self.potential(view, view.goals[seat])
+            self._standing_view, self._standing, self._potentials = view, (now, per, owned), {}
         return self._standing
 
-    def after(self, view: GraenalandView, kind: str, t: int) -> tuple[int, ...]:
-        """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view)."""
+    def after(self, view: GraenalandView, kind: str, t: int, settled: tuple[int, ...], owned: int
+              ) -> tuple[int, ...]:
+        """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view), from the
+        seat's settlements per territory and buildings (``standing``)."""
         seat = view.seat
-        _, settled, owned = self.standing(view)
         per = list(settled)
         army = view.army[seat]
         if kind == "village" or kind in BUILDINGS:
@@ -264,9 +257,13 @@ class GraenalandBase(Strategy):
         return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
 
     def build_value(self, view: GraenalandView, kind: str, t: int) -> float:
-        base = self.standing(view)[0]
+        base, settled, owned = self.standing(view)
         if kind in ("village", "army") or kind in BUILDINGS:
-            gain = self.potential(view, self.after(view, kind, t)) - base
+            values = self.after(view, kind, t, settled, owned)
+            value = self._potentials.get(values)
+            if value is None:
+                value = self._potentials[values] = self.potential(view, values)
+            gain = value - base
             if kind == "village" and view.villages[t][view.seat] == 0 and all(
                     o != view.seat for o in view.buildings[t]):
                 gain += 0.15 * self.spread  # a new territory produces and votes for the seat
