@@ -75,7 +75,7 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
     return GraenalandView(
         seat=seat, n_players=n, round=state.round, phase=state.phase, main=state.main, builder=state.builder,
         final=state.final, three=state.three, villages=villages, buildings=buildings, public=public,
-        cards=tuple(tuple([-1 if down else resource[c] for c, down in zip(cs, ds, strict=True)])
+        cards=tuple(tuple([-1 if down else resource[c] for c, down in zip(cs, ds, strict=True)]) if cs else ()
                     for cs, ds in zip(state.cards, state.face_down, strict=True)),
         heroes=heroes, waiting=tuple(map(tuple, state.waiting)),
         army=army, houses=tuple(state.houses), tokens=tuple(state.tokens),

@@ -37,7 +37,7 @@ def tally(t: int, villages: Sequence[int], buildings: Sequence[int], palisade: b
         if owner >= 0:
             settled[owner] += 1
     out = list(settled)
-    here = [(p, h) for p, mine in enumerate(heroes) for h, pos in enumerate(mine) if pos == t]
+    here = [(p, h) for p, mine in enumerate(heroes) if t in mine for h, pos in enumerate(mine) if pos == t]
     if not here:
         return out
     priest = any(h == PRIEST for _, h in here)
