@@ -241,20 +241,18 @@ class GraenalandBase(Strategy):
 
     def after(self, view: GraenalandView, kind: str, t: int, settled: tuple[int, ...], owned: int
               ) -> tuple[int, ...]:
-        """Goal values after building ``kind`` at ``t`` (victory.goal_values, seen from the view), from the
-        seat's settlements per territory and buildings (``standing``)."""
-        seat = view.seat
-        per = list(settled)
-        army = view.army[seat]
-        if kind == "village" or kind in BUILDINGS:
-            per[t] += 1
-        if kind in BUILDINGS:
-            owned += 1
+        """Goal values after building ``kind`` (a village, a building or an army step) at ``t``
+        (victory.goal_values, seen from the view): the seat's values now, with one more settlement at
+        ``t`` (``settled``: its settlements per territory), one more building (``owned`` now) or one
+        more army strength."""
+        total, pairs, largest, counted, army = view.goals[view.seat]
         if kind == "army":
-            army += 1
-        counted = max(0, owned - 1) if view.three else owned
+            return (total, pairs, largest, counted, army + 1)
+        here = settled[t] + 1
+        if kind in BUILDINGS:  # with the three-player adjustments the first building does not count
+            counted = owned if view.three else owned + 1
         size = view.data.goals["territory_size"]
-        return (sum(per), sum(1 for x in per if x >= size), max(per), counted, army)
+        return (total + 1, pairs + (here == size), max(largest, here), counted, army)
 
     def build_value(self, view: GraenalandView, kind: str, t: int) -> float:
         base, settled, owned = self.standing(view)

@@ -22,6 +22,7 @@ from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC
 from sim.games.graenaland.game import GAME
 from sim.games.graenaland.options import END, Action, Pay
 from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
+from sim.games.graenaland.victory import goal_values
 from sim.games.graenaland.votes import settlements_on, votes_by_territory, votes_on
 from sim.runner import play_game
 from sim.tables import TurnLog
@@ -210,15 +211,19 @@ def test_can_pay_is_whether_a_listed_payment_leaves_the_cards():
 # --------------------------------------------------------------------------- votes and proposals
 
 
-def test_remembered_votes_and_proposal_territories_are_the_counted_ones():
-    """``votes_by_territory`` equals ``votes_on`` counted afresh; the proposals divide the territories
-    with resources where the proposer has a vote (line 103) among the seats with a vote there (105),
-    as counted afresh; ``can_propose`` is whether there is one."""
+def test_remembered_votes_goals_and_proposal_territories_are_the_counted_ones():
+    """``votes_by_territory`` equals ``votes_on`` counted afresh, and so do the view's votes, and its
+    goal values the ones worked out afresh; the proposals divide the territories with resources where
+    the proposer has a vote (line 103) among the seats with a vote there (105), as counted afresh;
+    ``can_propose`` is whether there is one."""
     checked, outcomes = 0, set()
     for n, rules in CONFIGS:
         for state in _states(n, rules, 4, 3):
             fresh = tuple(tuple(votes_on(state, t)) for t in range(len(state.cards)))
             assert votes_by_territory(state) == fresh
+            view = GAME.view(state, checked % n)
+            assert view.votes == fresh
+            assert view.goals == tuple(goal_values(state, DATA, p) for p in range(n))
             for seat in range(n):
                 expected = [(t, tuple(p for p in range(n) if fresh[t][p] > 0)) for t in range(len(fresh))
                             if state.cards[t] and fresh[t][seat] > 0]
