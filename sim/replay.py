@@ -171,7 +171,7 @@ def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print
     seat_texts = [texts[i] for i in played.order]
     echo(
         f"game {game_id} of {str(folder)!r}: {plan.game_name}, {plan.players} players, game seed"
-        f" {played.outcome.seed} (base game {played.base}); seats: "
+        f" {played.outcome.seed} (base game {played.base}); seats (0 plays first): "
         + ", ".join(f"{s} {t}" for s, t in enumerate(seat_texts))
     )
     width = max(len(t) for t in seat_texts)

@@ -64,7 +64,7 @@ def summary_tables(summary: RunSummary) -> list[Table]:
         by_strategy.add_row(
             row["strategy"], f"{row['seat_games']:,}", f"{row['wins']:,.1f}", f"{row['win_rate']:.3f}"
         )
-    by_seat = Table(title="win share per seat")
+    by_seat = Table(title="win share per seat (seat 0 plays first)")
     for name in ("seat", "games", "wins", "win rate"):
         by_seat.add_column(name, justify="right")
     for row in summary.seats:

@@ -101,7 +101,7 @@ def test_a_copy_at_another_path_gives_the_same_report_but_for_the_paths(
     assert (moved / "report.json").read_bytes() == (first / "report.json").read_bytes()  # names no folder
     assert stats.identity(open_runs(copy)) == stats.identity(open_runs(results))
     one, two = page(first), page(moved)
-    tooltips = re.compile(rb'title="([^"]*)"')
+    tooltips = re.compile(rb'<td title="([^"]*)"')
     assert {t.decode() for t in tooltips.findall(one)} == {str(results / name) for name in RUNS}
     assert {t.decode() for t in tooltips.findall(two)} == {str(copy / name) for name in RUNS}
     assert str(results).encode() not in tooltips.sub(b"", one)
@@ -112,7 +112,7 @@ def test_one_rating_has_one_interval_on_the_page(first: Path) -> None:
     """'One estimate has one interval on a page: compute once, reuse': the sample-size section shows each
     Bradley-Terry rating with the interval of the strength section's ratings table."""
     text = (first / "report.html").read_text()
-    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", text)]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", text)]
     table = {(r[0], r[1]): (r[2], r[3]) for r in rows if len(r) == 6 and r[2].isdigit()}
     shown = {tuple(r[0].split(" rating of ")): (r[1], r[2]) for r in rows if r and " rating of " in r[0]}
     assert len(shown) == 4  # knarr: greedy, random; mainland: greedy, random

@@ -119,6 +119,19 @@ def seat_section(
     )
 
 
+def pooled_words(runs: Runs, players: bool = True) -> str:
+    """`` (pooled over 2, 3 and 4 players and 2 rule variants)`` where an estimate pools the runs' player
+    counts or variants, else nothing: a title says what it pools."""
+    counts = sorted({r.players for r in runs}) if players else []
+    variants = sorted({r.variant for r in runs})
+    parts = []
+    if len(counts) > 1:
+        parts.append(", ".join(map(str, counts[:-1])) + f" and {counts[-1]} players")
+    if len(variants) > 1:
+        parts.append(f"{len(variants)} rule variants")
+    return f" (pooled over {' and '.join(parts)})" if parts else ""
+
+
 def strength_section(runs: Runs, sid: str = "strength") -> Section:
     """Bradley-Terry ratings and the head-to-head matrix of one game's strategies; with a single
     strategy in every seat (a mirror match) there is nothing to rate, and the section says so."""
@@ -141,8 +154,9 @@ def strength_section(runs: Runs, sid: str = "strength") -> Section:
         if pair.height
         else ""
     )
+    pooled = pooled_words(runs)
     reading = (
-        f"{best['strategy']} is rated highest ({best['rating']:.0f} "
+        f"{best['strategy']} is rated highest{pooled} ({best['rating']:.0f} "
         f"{interval(best['rating_low'], best['rating_high'], digits=0)}) and {worst['strategy']} lowest "
         f"({worst['rating']:.0f} {interval(worst['rating_low'], worst['rating_high'], digits=0)}){versus}."
     )
@@ -164,14 +178,16 @@ def strength_section(runs: Runs, sid: str = "strength") -> Section:
         charts=[
             Chart(
                 "ratings",
-                charts.png(charts.ratings(rated, "Bradley-Terry rating (95% game-bootstrap intervals)")),
+                charts.png(
+                    charts.ratings(rated, f"Bradley-Terry rating{pooled} (95% game-bootstrap intervals)")
+                ),
                 "Ratings with intervals",
             ),
             *figs,
         ],
         tables=[
             table(
-                "Bradley-Terry ratings (Elo scale)",
+                f"Bradley-Terry ratings (Elo scale){pooled}",
                 rated,
                 [
                     ("game", col("game")),
@@ -255,7 +271,7 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
                 charts.png(
                     charts.curves(
                         curve,
-                        title=f"Mean score at the end of each {x_name} "
+                        title=f"Mean score at the end of each {x_name}{pooled_words(runs, players=False)} "
                         f"that at least half the games reach "
                         "(band: 95% interval)",
                     )
