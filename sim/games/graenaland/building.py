@@ -77,9 +77,9 @@ def _capped_ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: in
     its resource, a gold card (line 127), another card through a marketplace (lines 194-197), a supply
     card showing it (alone, or with a second needed unit it shows, lines 133-134) or any supply card
     through a marketplace (197). The caller must not change the result (it is remembered)."""
-    if not any(need):
+    if not (need[0] or need[1] or need[2] or need[3]):
         return {0: 0}
-    r = next(i for i in range(4) if need[i])
+    r = 0 if need[0] else 1 if need[1] else 2 if need[2] else 3
     less = list(need)
     less[r] -= 1
     need1: Cost = (less[0], less[1], less[2], less[3])
@@ -141,16 +141,22 @@ def _capped(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
     so that equal situations share their remembered ways: at most ``sum(need)`` cards or marketplaces
     in all, a resource card only for its own resource or through a marketplace (lines 127, 194-197),
     a supply card showing no resource needed only through a marketplace."""
-    total = need[0] + need[1] + need[2] + need[3]
+    n0, n1, n2, n3 = need
+    total = n0 + n1 + n2 + n3
     m = markets if markets < total else total
-    capped_hand: Hand = (min(hand[0], need[0] + m), min(hand[1], need[1] + m), min(hand[2], need[2] + m),
-                         min(hand[3], need[3] + m), min(hand[GOLD], total))
+    h0, h1, h2, h3, gold = hand
+    n0, n1, n2, n3 = n0 + m, n1 + m, n2 + m, n3 + m
+    capped_hand: Hand = (h0 if h0 < n0 else n0, h1 if h1 < n1 else n1, h2 if h2 < n2 else n2,
+                         h3 if h3 < n3 else n3, gold if gold < total else total)
     if sup:
-        capped_sup: list[tuple[int, int]] = []
-        for pair in sup:
-            if (m or need[pair[0]] or need[pair[1]]) and capped_sup.count(pair) < total:
-                capped_sup.append(pair)
-        sup = tuple(capped_sup)
+        usable = [pair for pair in sup if m or need[pair[0]] or need[pair[1]]]
+        if len(usable) > total:  # then one pair may be held more often than any way can use it
+            capped_sup: list[tuple[int, int]] = []
+            for pair in usable:
+                if capped_sup.count(pair) < total:
+                    capped_sup.append(pair)
+            usable = capped_sup
+        sup = tuple(usable)
     return capped_hand, sup, m
 
 
@@ -196,9 +202,9 @@ def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) ->
 def _capped_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
     """The fewest resource cards of the ways ``_ways`` lists (the same choices for the first needed
     unit, searched for the minimum instead of collected), ``_NO_WAY`` when it lists none."""
-    if not any(need):
+    if not (need[0] or need[1] or need[2] or need[3]):
         return 0
-    r = next(i for i in range(4) if need[i])
+    r = 0 if need[0] else 1 if need[1] else 2 if need[2] else 3
     less = list(need)
     less[r] -= 1
     need1: Cost = (less[0], less[1], less[2], less[3])
