@@ -326,6 +326,9 @@ def action_options(state: GraenalandState, board: Board, data: GraenalandData, s
     """The builder's actions now (lines 125-212, 233-237, 300-304): the candidates that need no payment
     or can be paid."""
     purse = _purse(state, data, seat)
+    hand, sup, _ = purse
+    if sum(hand) + 2 * len(sup) < _cheapest(data):  # a unit of cost takes a card or a supply symbol
+        return _candidates(state, board, data, seat, _none_payable)
     known: dict = {}
     return _candidates(state, board, data, seat,
                        lambda kind, t: _payable(state, board, data, seat, purse, kind, t, known))
@@ -348,6 +351,19 @@ _PAID = frozenset(("village", *BUILDINGS, "army", *PUBLIC))  # the actions that 
 
 def _any_payable(kind: str, t: int) -> bool:
     return True
+
+
+def _none_payable(kind: str, t: int) -> bool:
+    return False
+
+
+@lru_cache(maxsize=8)
+def _cheapest(data: GraenalandData) -> int:
+    """The fewest units any build costs: a village on any piece (line 144), a building, an army step
+    (1 grain + 1 ore + a fortress's resource at the least, lines 165-168) or a public building."""
+    costs = [sum(p.village_cost) for p in data.pieces.values()]
+    costs += [sum(data.costs[kind]) for kind in (*BUILDINGS, "army", *PUBLIC)]
+    return min(costs + [sum(data.costs["army_fortress_base"]) + 1])
 
 
 Purse = tuple[Hand, tuple[tuple[int, int], ...], int]
