@@ -541,12 +541,16 @@ def contribution_options(state: GraenalandState, data: GraenalandData, seat: int
     each resource, gold (wild) up to the whole cost, never more cards than the cost in all."""
     hand = hand_counts(state, data, seat)
     total = sum(cost)
-    ranges = [range(min(hand[r], cost[r]) + 1) for r in range(4)] + [range(min(hand[GOLD], total) + 1)]
-    out = []
-    for v in product(*ranges):
-        if sum(v) <= total:
-            out.append(Contribute(tuple(v)))  # type: ignore[arg-type]
-    return out
+    most = (min(hand[0], cost[0]), min(hand[1], cost[1]), min(hand[2], cost[2]), min(hand[3], cost[3]),
+            min(hand[GOLD], total))
+    return list(_contributions(total, most))
+
+
+@lru_cache(maxsize=4096)
+def _contributions(total: int, most: tuple[int, ...]) -> tuple[Contribute, ...]:
+    """Every offer of up to ``most`` cards of each type and ``total`` cards in all."""
+    return tuple(Contribute(v) for v in product(*(range(k + 1) for k in most))  # type: ignore[arg-type]
+                 if sum(v) <= total)
 
 
 def can_contribute(state: GraenalandState, data: GraenalandData, seat: int, cost: Cost) -> bool:

@@ -134,24 +134,26 @@ def can_propose(state: GraenalandState, seat: int) -> bool:
     return any(state.cards[t] and votes[t][seat] > 0 for t in range(len(state.cards)))
 
 
-def check_proposal(state: GraenalandState, seat: int, choice: object) -> Propose:
+def check_proposal(state: GraenalandState, seat: int, choice: object
+                   ) -> tuple[Propose, tuple[int, ...], tuple[int, ...]]:
     """A proposal must name a territory where the proposer has a vote (line 103) and give every card
-    there (line 105) to a seat with a vote there (line 105)."""
+    there (line 105) to a seat with a vote there (line 105). Returns it with the seats that vote on it
+    and their votes (``voters_of``; none for no proposal)."""
     if not isinstance(choice, tuple) or len(choice) != 2:
         raise _illegal(seat, choice, "a proposal is Propose(territory, receivers)")
     t, receivers = int(choice[0]), tuple(int(r) for r in choice[1])
     if t == -1 and not receivers:
-        return NO_PROPOSAL
+        return NO_PROPOSAL, (), ()
     if not 0 <= t < len(state.cards) or not state.cards[t]:
         raise _illegal(seat, choice, "no resources lie at that territory")
-    voters, _ = voters_of(state, t)
+    voters, weights = voters_of(state, t)
     if seat not in voters:
         raise _illegal(seat, choice, "the proposer needs a vote on the territory (line 103)")
     if len(receivers) != len(state.cards[t]):
         raise _illegal(seat, choice, "a proposal divides all the resources of the territory (line 105)")
     if any(r not in voters for r in receivers):
         raise _illegal(seat, choice, "resources go only to players with a vote there (line 105)")
-    return Propose(t, receivers)
+    return Propose(t, receivers), voters, weights
 
 
 def shares(n_players: int, receivers: tuple[int, ...]) -> tuple[int, ...]:

@@ -229,12 +229,11 @@ def apply(state: GraenalandState, board: Board, data: GraenalandData, choices: d
         return
     if phase == PROPOSE:
         seat = movers[0]
-        prop = distribution.check_proposal(state, seat, choices[seat])
+        prop, voters, weights = distribution.check_proposal(state, seat, choices[seat])
         state.proposers.pop(0)
         if prop == NO_PROPOSAL:
             _next_proposer(state, board, data)
             return
-        voters, weights = distribution.voters_of(state, prop.territory)
         state.proposal = (seat, prop.territory, prop.receivers)
         state.voters, state.vote_weights = voters, weights
         state.stats["proposals"][seat] += 1
