@@ -72,11 +72,12 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
     resource = data.card_resource
     villages, buildings = tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings))
     public, heroes, army = tuple(map(tuple, state.public)), tuple(map(tuple, state.heroes)), tuple(state.army)
+    cards = tuple([tuple([-1 if down else resource[c] for c, down in zip(pile, hidden, strict=True)])
+                   if pile else () for pile, hidden in zip(state.cards, state.face_down, strict=True)])
     return GraenalandView(
         seat=seat, n_players=n, round=state.round, phase=state.phase, main=state.main, builder=state.builder,
         final=state.final, three=state.three, villages=villages, buildings=buildings, public=public,
-        cards=tuple(tuple([-1 if down else resource[c] for c, down in zip(cs, ds, strict=True)]) if cs else ()
-                    for cs, ds in zip(state.cards, state.face_down, strict=True)),
+        cards=cards,
         heroes=heroes, waiting=tuple(map(tuple, state.waiting)),
         army=army, houses=tuple(state.houses), tokens=tuple(state.tokens),
         votes=votes_from(state.three, villages, buildings, tuple([row[PALISADE] for row in public]), heroes,
@@ -85,7 +86,7 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
         hand=tuple([resource[c] for c in state.hands[seat]]),
         hand_counts=hand_counts(state, data, seat), supplies=supply_pairs(state, data, seat),
         hand_sizes=tuple(map(len, state.hands)), supply_counts=tuple(map(len, state.supplies)),
-        supply_row=tuple(tuple(sorted(data.supply_cards[c])) for c in state.supply_row),  # type: ignore[misc]
+        supply_row=tuple([tuple(sorted(data.supply_cards[c])) for c in state.supply_row]),  # type: ignore[misc]
         supply_deck_size=len(state.supply_deck), deck_sizes=tuple(map(len, state.decks)),
         proposal=state.proposal, voters=state.voters, vote_weights=state.vote_weights,
         pending=state.pending, supply_taken=state.supply_taken, joint_used=state.joint_used,
