@@ -305,26 +305,31 @@ class GraenalandBase(Strategy):
 
     # ------------------------------------------------------------------ heroes
 
-    def expected(self, view: GraenalandView, votes: list[list[int]]) -> float:
-        """Cards the seat can expect to win: all where it holds a majority, a vote share elsewhere."""
+    def expected(self, view: GraenalandView, votes: Sequence[Sequence[int]], worth: Sequence[float]) -> float:
+        """Cards the seat can expect to win: all where it holds a majority, a vote share elsewhere
+        (``worth``: the cards each territory offers, ``card_worth``)."""
         seat = view.seat
         total = 0.0
-        for t in range(view.board.n):
+        for t, cards in enumerate(worth):
             v = votes[t]
             if v[seat] == 0:
                 continue
-            settled = any(view.villages[t]) or any(o >= 0 for o in view.buildings[t])
-            cards = len(view.cards[t]) + (1.0 if settled else 0.0)
             share = 1.0 if 2 * v[seat] > sum(v) else 0.5 * v[seat] / sum(v)
             total += cards * share
         return total
+
+    @staticmethod
+    def card_worth(view: GraenalandView) -> list[float]:
+        """The cards at each territory, and one more where it is settled (next round's production)."""
+        return [len(view.cards[t]) + (1.0 if any(view.villages[t]) or any(o >= 0 for o in view.buildings[t])
+                                      else 0.0) for t in range(view.board.n)]
 
     def move(self, view: GraenalandView, options: Sequence[Move]) -> Move:
         """A move changes the votes only where the seat's heroes leave or arrive (its territory and the
         destination, where an own hero may swap, line 84): the others keep the counts of staying."""
         board = view.board
-        staying = view.votes
-        best, best_value = STAY, self.expected(view, staying)
+        staying, worth = view.votes, self.card_worth(view)
+        best, best_value = STAY, self.expected(view, staying, worth)
         for option in options:
             if option == STAY:
                 continue
@@ -341,7 +346,7 @@ class GraenalandBase(Strategy):
             for t in (origin, dest):
                 votes[t] = tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE], heroes,
                                  view.army, view.three)
-            value = self.expected(view, votes) + 1e-3 * self.rng.random()
+            value = self.expected(view, votes, worth) + 1e-3 * self.rng.random()
             if value > best_value + 1e-9:
                 best, best_value = option, value
         return best
