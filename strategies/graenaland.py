@@ -232,9 +232,9 @@ class GraenalandBase(Strategy):
         remembered for the view too (``_potentials``)."""
         if self._standing_view is not view:
             seat = view.seat
-            per = tuple(view.villages[x][seat] + sum(1 for o in view.buildings[x] if o == seat)
-                        for x in range(view.board.n))
-            owned = sum(1 for row in view.buildings for o in row if o == seat)
+            built = [(f == seat) + (c == seat) + (h == seat) for f, c, h in view.buildings]
+            per = tuple([row[seat] + b for row, b in zip(view.villages, built, strict=True)])
+            owned = sum(built)
             now = self.potential(view, view.goals[seat])
             self._standing_view, self._standing, self._potentials = view, (now, per, owned), {}
         return self._standing
