@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from analysis.findings import Finding
+from analysis.inference import adjust
 
 EQUAL_CHANCES = " equal chances"
 WIN_RATE = " win rate"
@@ -25,6 +26,9 @@ DIFFERENCE = " difference"
 
 @dataclass(frozen=True)
 class Verdict:
+    """One verdict: its game, a short heading under the game's name (``seats``, ``skali against base``),
+    the sentence, the link to its evidence, and whether it reports a difference beyond chance."""
+
     game: str
     heading: str
     text: str
@@ -124,39 +128,96 @@ def is_mirror(test: Finding) -> bool:
     return bool(mix) and len(set(mix.split(" + "))) == 1
 
 
+def corrected_family(family: list[Finding]) -> tuple[list[Finding], str]:
+    """The family's tests with the adjusted p a verdict over all of them needs, and how it was
+    corrected: the findings' own adjustment where it covers at least these tests, else Holm's over
+    these tests' p-values."""
+    first = family[0]
+    if first.p_adjusted is not None and (first.family or 1) >= len(family):
+        many = (first.family or 1) > 1
+        return family, f"{first.correction}'s correction over {first.family} tests" if many else "one test"
+    adjusted = holm([t.p_value if t.p_value is not None else 1.0 for t in family])
+    return (
+        [
+            replace(t, p_adjusted=p, correction="Holm", family=len(family))
+            for t, p in zip(family, adjusted, strict=True)
+        ],
+        f"Holm's correction over {len(family)} tests",
+    )
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (``analysis.inference.adjust``, via statsmodels)."""
+    return [float(x) for x in adjust(list(p), "holm").p_adjusted]
+
+
+def and_words(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def counts_words(values: Sequence[Any]) -> str:
+    """``2, 3 or 4 players`` from the player counts (``any player count`` without them)."""
+    known = sorted(v for v in set(values) if v is not None)
+    if not known:
+        return "any player count"
+    if len(known) == 1:
+        return f"{known[0]} players"
+    return ", ".join(map(str, known[:-1])) + f" or {known[-1]} players"
+
+
 def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]]) -> str:
-    """Several groups' equal-chances tests at one player count in one sentence: each group that differs
-    after the correction, then the rest; what the sample could not detect is read off the mirror match
-    where there is one (the standard seat test), else the largest group."""
+    """Several groups' equal-chances tests of one question in one sentence: each group that differs
+    after the correction, then the rest; what the sample could not detect at each player count is read
+    off the mirror match where there is one (the standard seat test), else the largest group."""
     label = family[0].metric[: -len(EQUAL_CHANCES)]
-    skip = ("players",)
+    family, corrected = corrected_family(family)
     clauses = []
     for test in (t for t in family if t.significant):
-        rates = parts[id(test)]
+        rates = parts[id(test)] if id(test) in parts else []
         position = next((k for k in (rates[0].groups if rates else {}) if k not in test.groups), label)
         worst = max(rates, key=lambda f: abs((f.estimate or 0) - (f.expected or 0)), default=None)
         if worst is None:
             continue
         clauses.append(
-            f"{group_words(test.groups, skip)}: {label} {worst.groups.get(position)} wins "
+            f"{group_words(test.groups)}: {label} {worst.groups.get(position)} wins "
             f"{share(worst.estimate)}{span(worst)} against an even {share(worst.expected)} ({p_words(test)})"
         )
     quiet = [t for t in family if not t.significant]
-    anchor = max(quiet or family, key=lambda t: (is_mirror(t), t.games or 0))
-    gap = (
-        ""
-        if anchor.detectable is None or anchor.detectable >= 1
-        else f"; gaps below {100 * anchor.detectable:.0f} points would not reliably show at "
-        f"{anchor.games:,} games ({group_words(anchor.groups, skip)})"
-    )
-    first = family[0]
-    corrected = (
-        f"{first.correction}'s correction over {first.family} tests"
-        if (first.family or 1) > 1
-        else "one test"
-    )
+    anchors: dict[Any, Finding] = {}
+    for t in quiet:
+        players = t.groups.get("players")
+        if players not in anchors or (is_mirror(t), t.games or 0) > (
+            is_mirror(anchors[players]),
+            anchors[players].games or 0,
+        ):
+            anchors[players] = t
+    shown = [
+        a
+        for _, a in sorted(anchors.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+        if a.detectable is not None and a.detectable < 1
+    ]
+    gap = ""
+    if shown:
+        mirror = all(is_mirror(a) for a in shown)
+        who = f" with {group_words({'mix': shown[0].groups.get('mix')})}" if mirror else ""
+        games = {a.games for a in shown}
+        each = (
+            f"{shown[0].games:,} games each"
+            if len(games) == 1
+            else "; ".join(f"{a.games:,}" for a in shown) + " games"
+        )
+        gap = (
+            f"; gaps below {and_words([f'{100 * a.detectable:.0f}' for a in shown])} points at "
+            f"{and_words([str(a.groups.get('players', '?')) for a in shown])} players ({each}) would not "
+            f"reliably show{who}"
+        )
+    counts = counts_words([t.groups.get("players") for t in family])
     if not clauses:
-        return f"no {label} differs from an even share beyond chance in any of {len(family)} groups ({corrected}){gap}."  # noqa: E501
+        return (
+            f"no {label} differs from an even share beyond chance at {counts} ({len(family)} groups, "
+            f"{corrected}){gap}."
+        )
     rest = (
         f"; in the other {len(quiet)} group{'s' if len(quiet) != 1 else ''} none differs beyond chance{gap}"
         if quiet
@@ -268,32 +329,27 @@ def verdicts(
         if len(groups) == 1:
             ((items, family),) = groups.items()
             where = group_words(dict(items), skip=("base", "value"))
-            heading = f"{game_title(game)}, {where}: {value} against {base}"
+            heading = f"{value} against {base} ({where})"
             text, flagged = comparison(family)
         else:
-            heading = f"{game_title(game)}: {value} against {base}"
+            heading = f"{value} against {base}"
             text, flagged = comparisons(list(groups.values()))
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, flagged, "comparison"))
     tests: dict[tuple[str, str, str, Any], list[Finding]] = {}
     for test in findings:
         if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
-            key = (test.game, test.section, test.metric, test.groups.get("players"))
+            key = (test.game, test.section, test.metric)
             tests.setdefault(key, []).append(test)
-    for (game, section, metric, players), family in tests.items():
+    for (game, section, metric), family in tests.items():
         href = f"#{section}" if section in known else ""
         parts = {id(t): positions_of(t, findings) for t in family}
         if len(family) == 1:
             (test,) = family
             text = equal_chances(test, parts[id(test)])
-            heading = f"{game_title(game)}, {group_words(test.groups)}"
+            heading = f"{metric[: -len(EQUAL_CHANCES)]}s ({group_words(test.groups)})"
         else:
             text = equal_chances_family(family, parts)
-            label = metric[: -len(EQUAL_CHANCES)]
-            heading = (
-                f"{game_title(game)}, "
-                + (f"{players} players, " if players is not None else "")
-                + f"{label}s"
-            )
+            heading = f"{metric[: -len(EQUAL_CHANCES)]}s"
         significant = any(t.significant for t in family)
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}

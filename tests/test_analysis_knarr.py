@@ -125,4 +125,14 @@ def test_packaged_study() -> None:
     assert spec.missing() is None
     plan = spec.plan()
     assert {r.rules.get("skali") for r in plan} == {False, True}
-    assert all(r.game == "knarr" for r in plan) and sum(r.games for r in plan) <= 400
+    assert all(r.game == "knarr" for r in plan) and sum(r.games for r in plan) <= 600  # under a minute
+    # issue 16: "the seat-advantage question ... is measured with mirror matches"; "Studies use the games'
+    # other strategies where they matter: Knarr's study ignores four of its six"
+    assert any(len(set(r.strategies)) == 1 for r in plan)
+    assert {s for r in plan for s in r.strategies} >= {
+        "greedy",
+        "collector",
+        "trader",
+        "hoarder",
+        "architect",
+    }

@@ -100,7 +100,8 @@ def test_graenaland_report_sections(graenaland_dir: Path) -> None:
     text = (graenaland_dir / "report.html").read_text()
     for section in GRAENALAND_SECTIONS:
         assert f'id="{section}"' in text, section
-    assert 'id="graenaland-seat-balance"' not in text  # Graenaland's seats are its start positions and draft picks
+    # Graenaland's seats are its start positions and draft picks
+    assert 'id="graenaland-seat-balance"' not in text
     assert "Not available from these records" not in text
     readings = re.findall(r'<p class="reading">([^<]+)</p>', text)
     assert all(r.endswith(".") for r in readings) and len(readings) >= len(GRAENALAND_SECTIONS) - 1

@@ -142,7 +142,7 @@ def test_a_comparison_verdict_names_only_differences_that_survive_the_correction
         p_adjusted=0.06, unit="difference", **common,
     )  # fmt: skip
     (v,) = verdicts([length, gap], [SimpleNamespace(id="v")])
-    assert v.significant and v.href == "#v" and v.heading.endswith("skali against defaults")
+    assert v.significant and v.href == "#v" and v.heading.startswith("skali against defaults")
     assert v.text == (
         "1 of 2 metrics differ after Holm's correction over 2 metrics: game length -2.55 [-2.91, -2.19] "
         "rounds (Holm-adjusted p = 0.002)."
@@ -163,4 +163,4 @@ def test_verdicts_name_variants_by_their_study_labels(tmp_path: Path) -> None:
     assert _main(["study", "--file", str(spec), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     html = (tmp_path / "out" / "report.html").read_text()
     block = html[html.index('<section id="verdicts">') :].split("</section>", 1)[0]
-    assert "longhouse against plain" in block and "skali=true" not in block
+    assert "Longhouse against plain" in block and "skali=true" not in block

@@ -104,8 +104,8 @@ def probe(page: Path, width: int, tmp: Path) -> dict:
 def screenshot(url: str, out: Path, size: str = "1400,900") -> Path:
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(
-            [_chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}", f"--screenshot={out}",
-             url],
+            [_chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
+             f"--screenshot={out}", url],
             capture_output=True, timeout=120, cwd=out.parent,
         )  # fmt: skip
     return out
