@@ -329,6 +329,7 @@ class GraenalandBase(Strategy):
         destination, where an own hero may swap, line 84): the others keep the counts of staying."""
         board = view.board
         staying, worth = view.votes, self.card_worth(view)
+        counted: dict[tuple, list[int]] = {}  # (territory, which own heroes stand there) -> its votes
         best, best_value = STAY, self.expected(view, staying, worth)
         for option in options:
             if option == STAY:
@@ -344,8 +345,11 @@ class GraenalandBase(Strategy):
             heroes[view.seat] = tuple(mine)
             votes = list(staying)
             for t in (origin, dest):
-                votes[t] = tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE], heroes,
-                                 view.army, view.three)
+                here = (t, *(pos == t for pos in mine))  # the others' heroes stand still: only the seat's
+                if here not in counted:  # heroes on t change its count
+                    counted[here] = tally(t, view.villages[t], view.buildings[t], view.public[t][PALISADE],
+                                          heroes, view.army, view.three)
+                votes[t] = counted[here]
             value = self.expected(view, votes, worth) + 1e-3 * self.rng.random()
             if value > best_value + 1e-9:
                 best, best_value = option, value
