@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 
 import matplotlib
 
@@ -58,6 +59,21 @@ def strategy_colours(names: list[str]) -> dict[str, tuple[float, ...]]:
         if name not in out:
             out[name] = spare.pop(0) if spare else COLORS[len(out) % 10]
     return out
+
+
+def _ordered(values: list) -> list:
+    """Axis categories in order: numbers by value (-3 before -1), anything else as text."""
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return sorted(values)
+    return sorted(values, key=str)
+
+
+def _wrapped(text: str, width: int) -> str:
+    """A tick label on at most two lines of about ``width`` characters, so neighbours do not collide."""
+    lines = textwrap.wrap(text, width)
+    if len(lines) <= 2:
+        return "\n".join(lines)
+    return lines[0] + "\n" + _short(" ".join(lines[1:]), width)
 
 
 def png(fig: Figure) -> bytes:
@@ -211,7 +227,7 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
     colour = strategy_colours(table[series].unique(maintain_order=True).to_list())
     for ax, players in zip(axes, counts, strict=False):
         part = table if players is None else table.filter(pl.col("players") == players)
-        groups = sorted(part[group].unique().to_list(), key=str)
+        groups = _ordered(part[group].unique().to_list())
         names = part[series].unique(maintain_order=True).to_list()
         width = 0.8 / max(len(names), 1)
         for i, name in enumerate(names):
@@ -232,7 +248,7 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
                 alpha=0.85,
                 label=_short(str(name), 30),
             )
-        ax.set_xticks(np.arange(len(groups)), [_short(str(g), 14) for g in groups])
+        ax.set_xticks(np.arange(len(groups)), [_wrapped(str(g), 10) for g in groups], fontsize=8)
         _style(ax, f"{players} players" if players is not None else None, group.replace("_", " "), ylabel)
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()

@@ -42,3 +42,24 @@ def test_effects_are_red_only_where_the_adjusted_test_rejects() -> None:
     red, grey = tuple(charts.COLORS[3]), tuple(charts.COLORS[7])
     assert sorted(_point_colours(fig)) == sorted([red, grey])
     plt.close(fig)
+
+
+def test_grouped_means_labels_do_not_collide_and_numbers_sort_by_value() -> None:
+    """'No colliding labels (... Knarr: two x labels both "winner minus ...")'."""
+    groups = ["winner minus last", "winner's margin", "winning score"]
+    frame = pl.DataFrame(
+        {
+            "players": [p for p in (2, 3, 4) for _ in groups], "spread": groups * 3,
+            "series": ["base"] * 9, "mean": [10.0, 9.0, 44.0] * 3, "low": [8.0, 7.0, 42.0] * 3,
+            "high": [12.0, 11.0, 46.0] * 3,
+        }
+    )  # fmt: skip
+    fig = charts.grouped_means(frame, "spread", "series", "points", "spreads")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()]
+        for left, right in zip(boxes, boxes[1:], strict=False):
+            assert left.x1 < right.x0, "neighbouring tick labels overlap"
+    plt.close(fig)
+    assert charts._ordered([-1, -3, 2, 0]) == [-3, -1, 0, 2]
