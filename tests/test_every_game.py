@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sim.game import copy_rng
 from sim.games import GAMES, get_game
 from sim.runner import RunConfig, play_game, run
 from sim.tables import TurnLog
@@ -243,3 +244,16 @@ def test_action_columns_are_declared_per_kind_and_named(name: str) -> None:
             stray = [f for f, v in zip(fields, values, strict=True) if f not in kinds[kind] and v != -1]
             assert not stray, f"{name}: a {kind!r} row fills columns its declaration leaves out: {stray}"
     assert len(seen) >= 2, f"{name}: the check played fewer than two kinds of decision ({seen})"
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.MT19937, np.random.Philox, np.random.SFC64])
+def test_copy_rng_draws_what_the_original_draws_and_stays_apart(bits: type) -> None:
+    """``sim.game.copy_rng`` (every game's ``copy``): the same state and draws, no state in common."""
+    rng = np.random.Generator(bits(5))
+    rng.random(7)
+    copy = copy_rng(rng)
+    state = pickle.dumps(rng.bit_generator.state)  # some hold arrays: no plain ==
+    assert pickle.dumps(copy.bit_generator.state) == state
+    assert (copy.integers(0, 2**40, 100) == rng.integers(0, 2**40, 100)).all()
+    copy.random(3)
+    assert pickle.dumps(copy.bit_generator.state) != pickle.dumps(rng.bit_generator.state)
