@@ -142,7 +142,7 @@ def _read_seats(g: Runs) -> pl.DataFrame:
     ).select(*TAGS, pl.all().exclude(*TAGS))
 
 
-def _with_wilson(frame: pl.DataFrame, hits: str, n: str, low: str, high: str) -> pl.DataFrame:
+def with_wilson(frame: pl.DataFrame, hits: str, n: str, low: str, high: str) -> pl.DataFrame:
     lo, hi = stats.wilson_interval(frame[hits].to_numpy(), frame[n].to_numpy())
     return frame.with_columns(pl.Series(low, lo, dtype=pl.Float64), pl.Series(high, hi, dtype=pl.Float64))
 
@@ -307,8 +307,8 @@ def conversion_split(runs: Runs) -> pl.DataFrame:
         )
         .sort([*TAGS, "strategy"])
     )
-    out = _with_wilson(out, "wins_conv", "converted", "conv_low", "conv_high")
-    out = _with_wilson(out, "wins_not", "not_converted", "not_low", "not_high")
+    out = with_wilson(out, "wins_conv", "converted", "conv_low", "conv_high")
+    out = with_wilson(out, "wins_not", "not_converted", "not_low", "not_high")
     diffs = [
         _diff_rows(r["wins_not"], r["not_converted"], r["wins_conv"], r["converted"]) for r in out.to_dicts()
     ]
@@ -542,7 +542,7 @@ def extinctions(runs: Runs, by: str = "tribe") -> pl.DataFrame:
                 }
             )
     out = pl.DataFrame(rows).with_columns((pl.col("dead") / pl.col("seats")).alias("dead_share"))
-    out = _with_wilson(out, "dead", "seats", "low", "high")
+    out = with_wilson(out, "dead", "seats", "low", "high")
     return out.sort([*TAGS, by, "generation"])
 
 
@@ -566,4 +566,4 @@ def deaths(runs: Runs, by: str = "tribe") -> pl.DataFrame:
         .with_columns((pl.col("died") / pl.col("seats")).alias("died_share"))
         .sort([*TAGS, by])
     )
-    return _with_wilson(out, "died", "seats", "low", "high")
+    return with_wilson(out, "died", "seats", "low", "high")

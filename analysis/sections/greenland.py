@@ -820,15 +820,30 @@ def length_section(g: Runs) -> Section:
         f"({pct(most['share'])} of their {most['seats']:,} games), and of the strategies {worst['strategy']} "
         f"({pct(worst['share'])})."
     )
-    curve = _rulebook(timing).select(
-        "players",
-        pl.col("tribe").alias("strategy"),
-        pl.col("generation").alias("x"),
-        (pl.col("dead_share") * 100).alias("mean"),
-        (pl.col("low") * 100).alias("low"),
-        (pl.col("high") * 100).alias("high"),
-        pl.lit("generation").alias("x_name"),
+    # one curve per tribe and player count: the rulebook runs of a player count pooled (their seats
+    # summed), and only the player counts in which some tribe died out (a flat 0% line says nothing)
+    pooled = (
+        _rulebook(timing)
+        .group_by("players", "tribe", "generation", maintain_order=True)
+        .agg(pl.col("dead").sum(), pl.col("seats").sum())
+        .with_columns((pl.col("dead") / pl.col("seats")).alias("dead_share"))
     )
+    pooled = greenland.with_wilson(pooled, "dead", "seats", "low", "high")
+    deadly = pooled.group_by("players").agg(pl.col("dead").max()).filter(pl.col("dead") > 0)["players"]
+    curve = (
+        pooled.filter(pl.col("players").is_in(deadly.implode()))
+        .sort("players", "tribe", "generation")
+        .select(
+            "players",
+            pl.col("tribe").alias("strategy"),
+            pl.col("generation").alias("x"),
+            (pl.col("dead_share") * 100).alias("mean"),
+            (pl.col("low") * 100).alias("low"),
+            (pl.col("high") * 100).alias("high"),
+            pl.lit("generation").alias("x_name"),
+        )
+    )
+    quiet = sorted(set(pooled["players"].to_list()) - set(deadly.to_list()))
     keys = _groups(length)
     common = {"section": "greenland-length", "games": "games", "game": GAME}
     found = from_frame(
@@ -897,16 +912,24 @@ def length_section(g: Runs) -> Section:
                 ),
                 "Greenland game length in generations",
             ),
-            Chart(
-                "greenland-extinctions",
-                charts.png(
-                    charts.curves(
-                        curve,
-                        "tribes died out (%)",
-                        "Share of tribes died out by the end of each generation (band: 95% Wilson interval)",
+            *(
+                [
+                    Chart(
+                        "greenland-extinctions",
+                        charts.png(
+                            charts.curves(
+                                curve,
+                                "tribes died out (%)",
+                                "Share of tribes died out by the end of each generation, rulebook runs "
+                                "(band: 95% Wilson interval)",
+                            )
+                        ),
+                        "Greenland: tribes died out by generation"
+                        + (f" (no tribe died out at {_count_words(quiet)} tribes)" if quiet else ""),
                     )
-                ),
-                "Greenland: tribes died out by generation",
+                ]
+                if curve.height
+                else []
             ),
         ],
         findings=found,
