@@ -69,7 +69,10 @@ def _ordered(values: list) -> list:
 
 
 def _wrapped(text: str, width: int) -> str:
-    """A tick label on at most two lines of about ``width`` characters, so neighbours do not collide."""
+    """A tick label on at most two lines of about ``width`` characters, so neighbours do not collide (a
+    label that already holds its line breaks is kept)."""
+    if "\n" in text:
+        return text
     lines = textwrap.wrap(text, width)
     if len(lines) <= 2:
         return "\n".join(lines)
