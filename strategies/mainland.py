@@ -52,7 +52,8 @@ class OnePlyStrategy(Strategy):
         if len(ev.rows) == 0:
             return options[np.flatnonzero(options[:, 0] == PASS)[0]]
         value = self.value(view, ev)
-        others = np.delete(ev.scores_after, view.seat, axis=1).sum(axis=1)
+        after = ev.scores_after  # whole numbers: any order of the sums gives the same floats
+        others = after.sum(axis=1) - after[:, view.seat]
         best = np.flatnonzero(value >= value.max() - 1e-9)
         best = best[others[best] <= others[best].min() + 1e-9]
         return options[ev.rows[best[int(self.rng.integers(len(best)))]]]

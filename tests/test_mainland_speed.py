@@ -4,7 +4,8 @@
   (line 197: a territory is 'orthogonally connected tiles of one colour', so another seat's territories
   stay as they were); the reference below lays every option and scores the whole board;
 * ``playable_cards`` stops at each card's first legal placement; the reference is the set of cards in
-  ``hand_placements``.
+  ``hand_placements``;
+* scores are whole numbers, so the strategies' sums over seats give the same floats in any order.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def test_scores_after_each_placement_equal_the_whole_board_rescored(players: int
                 options[rows, 1:5].astype(np.int64), view.data.points,
             )
             assert np.array_equal(after, old_scores_after(view, options))
+            assert np.array_equal(after, np.round(after))  # whole numbers: strategies sum them in any order
             checked += len(rows)
     assert checked > 5000
 
