@@ -3,10 +3,23 @@ replicates, and null-certain resamplings of small real runs made with ``skald ru
 
     .venv/bin/python -m tools.calibrate [--reps 20000] [--splits 2000] [--runs /tmp/skald-calibrate]
     .venv/bin/python -m tools.calibrate --mode variants [--reps 4000]
+    .venv/bin/python -m tools.calibrate --mode splits [--splits 200] [--runs /tmp/skald-calibrate]
 
 ``--mode variants``: the checks of ``tests/test_calibration_variants.py`` (the variant comparison's
 bias-corrected seat gap and the seats' homogeneity test) and ``tests/test_calibration_categories.py``
 (the one-winner-per-game category test on blocks) at ``--reps`` replicates.
+
+``--mode splits``: the issue's figures re-measured through the analysis functions themselves, on
+null-certain splits of the real runs ``SPLIT_RUNS``.  Each split draws half of a run's blocks at random;
+the two halves are written as two run folders (``write_half``: each table's parts filtered to the half's
+``base_game`` blocks, the run id in the ``run`` column, the parts' metadata and the manifest set to
+``<run>-a``/``<run>-b``, a ``calibration_half`` rules entry that ``analysis.runs`` names as the variant)
+and read back with ``open_runs``, so ``balance.compare_variants`` and, for the 3-player Graenaland run,
+``graenaland.three_player`` (half a adjusted, half b unadjusted) compare two variants where no true
+effect exists.  The same halves with their seats relabelled within blocks feed
+``balance.balance_tests`` (two groups).  "before" is the old verdict (Welch on games, the chi-square on
+games, the smallest unadjusted p), "after" the current one (the design-aware test, Holm's p over the
+verdict's family); each rate comes with its binomial standard error.
 
 Real runs (reference/analysis-methods.md section 1: the block is (run, base_game)):
 
@@ -26,13 +39,21 @@ functions ``balance`` calls now (``analysis.inference``).  Every draw comes from
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+import copy
+import gc
+import json
+import math
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
-from analysis import balance, inference, stats
+from analysis import balance, graenaland, inference, records, stats
 from analysis.runs import Runs, open_runs
 from sim.cli import _main
 from tests import test_calibration as synthetic
@@ -53,7 +74,7 @@ class RealRun:
 
     @property
     def name(self) -> str:
-        return f"{self.game}-{self.players}p-{self.games}g"
+        return f"{self.game}-{self.players}p-{self.games}g-{self.strategies.replace(',', '-')}"
 
 
 REAL_RUNS = (
@@ -234,10 +255,178 @@ def variants_report(reps: int) -> list[str]:
     return lines
 
 
+# --------------------------------------------------------------------------- splits of real runs
+
+#: runs the splits mode divides, as in the issue's figures (Greenland 4p at 60 vs 60 games, Knarr 3p,
+#: Graenaland 3p, Mainland 4p); the four-player mixes have four distinct rotations, so blocks of 4
+SPLIT_RUNS = (
+    RealRun("greenland", 4, 120, "greedy,greedy,random,random"),
+    RealRun("knarr", 3, 240, "greedy,random,greedy"),
+    REAL_RUNS[2],
+    RealRun("mainland", 4, 400, "greedy,greedy,random,random"),
+)
+#: the manifest's rules entry that tells the two halves apart (no game has it, so it changes no records;
+#: ``analysis.runs.variant_label`` names it as a variant)
+HALF_RULE = "calibration_half"
+SIDES = ("a", "b")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A run folder read once: its manifest, its tables (every part, the parts' metadata kept) and
+    each game's block index (into the sorted ``base_game`` values)."""
+
+    manifest: dict
+    tables: dict[str, pa.Table]
+    blocks: int
+    game_ids: np.ndarray
+    game_block: np.ndarray
+
+    @classmethod
+    def read(cls, folder: Path) -> Source:
+        tables = {table: pq.read_table(folder / table) for table in records.TABLES}
+        games = tables["games"]
+        bases, block = np.unique(games["base_game"].to_numpy(), return_inverse=True)
+        order = np.argsort(games["game_id"].to_numpy())
+        ids = games["game_id"].to_numpy()[order]
+        return cls(json.loads((folder / "manifest.json").read_text()), tables, len(bases), ids, block[order])
+
+    def block_of(self, game_id: np.ndarray) -> np.ndarray:
+        return self.game_block[np.searchsorted(self.game_ids, game_id)]
+
+
+def write_half(source: Source, keep: np.ndarray, side: str, folder: Path, seats: np.ndarray | None) -> None:
+    """The run folder of one half, as ``skald run`` would write it: the games of the blocks in ``keep``
+    (a bool per block) in each table, their ``run`` column, part metadata and manifest ``run`` set to
+    ``<run>-<side>``, the manifest's rules marked with ``HALF_RULE`` (and, for a 3-player Graenaland run,
+    the three-player adjustments on for half a and off for half b, so ``graenaland.three_player`` sees
+    the two populations it compares), its games and totals recounted.  ``seats`` (blocks x players),
+    when given, relabels every seat ``s`` of a block's games ``seats[block, s]`` in the seats table."""
+    manifest = copy.deepcopy(source.manifest)
+    run = f"{manifest['run']}-{side}"
+    manifest["run"] = run
+    rules = manifest["config"]["rules"]
+    rules[HALF_RULE] = side
+    if manifest["config"]["game"] == graenaland.GAME and manifest["config"]["players"] == 3:
+        rules[graenaland.THREE_PLAYER_SWITCH] = "on" if side == SIDES[0] else "off"
+    written: dict[str, pa.Table] = {}
+    for table, frame in source.tables.items():
+        ids = frame["game_id"].to_numpy()
+        frame = frame.filter(pa.array(keep[source.block_of(ids)]))
+        frame = frame.set_column(frame.schema.get_field_index("run"), "run", pa.array([run] * frame.num_rows))
+        if table == "seats" and seats is not None:
+            block = source.block_of(frame["game_id"].to_numpy())
+            relabelled = pa.array(seats[block, frame["seat"].to_numpy()])
+            frame = frame.set_column(frame.schema.get_field_index("seat"), "seat", relabelled)
+        metadata = {**frame.schema.metadata, b"skald.run": run.encode()}
+        out = folder / table
+        out.mkdir(parents=True, exist_ok=True)
+        pq.write_table(frame.replace_schema_metadata(metadata), out / "part-00000.parquet")
+        written[table] = frame
+    games = written["games"]
+    manifest["config"]["games"] = games.num_rows
+    manifest["totals"] = {
+        "games": games.num_rows,
+        "decisions": int(pc.sum(games["decisions"]).as_py() or 0),
+        "truncated": int(pc.sum(games["truncated"].cast(pa.int64())).as_py() or 0),
+        "errored": int(pc.sum(pc.fill_null(games["errored"], False).cast(pa.int64())).as_py() or 0),
+        "turns": written["turns"].num_rows,
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1))
+
+
+@dataclass
+class Tally:
+    """How often each of a figure's verdicts came out "significant" over the splits."""
+
+    hits: dict[str, list[bool]] = field(default_factory=dict)
+    #: the largest family a Holm correction stood on, per verdict
+    family: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, hit: bool) -> None:
+        self.hits.setdefault(name, []).append(bool(hit))
+
+    def line(self, label: str, before: str, after: str) -> str:
+        """``label  before X% ± se  after Y% ± se  (n splits)``: the rates with binomial standard errors."""
+        parts = []
+        for side, name in (("before", before), ("after", after)):
+            x = np.asarray(self.hits[name], dtype=float)
+            rate = float(x.mean())
+            se = math.sqrt(rate * (1 - rate) / len(x))
+            parts.append(f"{side} {_pct(rate)} ± {100 * se:4.1f}")
+        return f"  {label:<50} {parts[0]}  {parts[1]}  ({len(self.hits[after])} splits)"
+
+
+def _any(p: pl.Series | np.ndarray) -> bool:
+    return bool(np.nanmin(np.asarray(p, dtype=float), initial=np.inf) < ALPHA)
+
+
+def split_once(
+    source: Source, keep: np.ndarray, perm: np.ndarray, tmp: Path, name: str, tally: Tally
+) -> None:
+    """One null-certain split: the two halves written as two variants and read with ``open_runs``, fed to
+    ``balance.compare_variants`` (and ``graenaland.three_player`` for a 3-player Graenaland run); the
+    same halves with their seats relabelled within blocks (``perm``) fed to ``balance.balance_tests``."""
+    plain = [tmp / f"{name}-{side}" for side in SIDES]
+    relabelled = [tmp / f"{name}-{side}-relabelled" for side in SIDES]
+    for folders, seats in ((plain, None), (relabelled, perm)):
+        for folder, side, half in zip(folders, SIDES, (keep, ~keep), strict=True):
+            write_half(source, half, side, folder, seats)
+    runs = open_runs(plain)
+    compared = balance.compare_variants(runs)
+    tally.add("variants raw", _any(compared["p_value"]))
+    tally.add("variants holm", _any(compared["p_adjusted"]))
+    length = compared.filter(pl.col("metric").str.starts_with("game_length")).row(0, named=True)
+    tally.add("length new", length["p_value"] < ALPHA)
+    tally.add("length new covers", length["diff_low"] <= 0 <= length["diff_high"])
+    lengths, _ = balance.game_lengths(runs)
+    a, b = (lengths.filter(pl.col("run") == folder.name)["length"].to_numpy() for folder in plain)
+    welch = stats.two_means(a, b)
+    tally.add("length old", welch.p_value < ALPHA)
+    tally.add("length old covers", welch.low <= 0 <= welch.high)
+    if source.manifest["config"]["game"] == graenaland.GAME and source.manifest["config"]["players"] == 3:
+        three = graenaland.three_player(runs)["compare"]
+        tally.add("three raw", _any(three["p_value"]))
+        tally.add("three holm", _any(three["p_adjusted"]))
+        tally.family["three"] = max(tally.family.get("three", 0), int(three["family"].max()))
+    tests = balance.balance_tests(open_runs(relabelled))
+    tally.add("seats chi2", _any(tests["chi2_p"]))
+    tally.add("seats raw", _any(tests["p_value"]))
+    tally.add("seats holm", _any(tests["p_adjusted"]))
+
+
+def splits_report(path: Path, splits: int, seed: int) -> list[str]:
+    """The issue's figures on ``splits`` null-certain splits of one real run into two disjoint random
+    halves of its blocks, before (the old Welch test on games; the smallest unadjusted p) and after
+    (the design-aware test; Holm's p over the verdict's family)."""
+    source = Source.read(path)
+    b, k = source.blocks, int(source.manifest["config"]["players"])
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    with tempfile.TemporaryDirectory(prefix="skald-splits-") as tmp:
+        for _ in range(splits):
+            keep = np.zeros(b, dtype=bool)
+            keep[rng.permutation(b)[: b // 2]] = True
+            perm = np.argsort(rng.random((b, k)), axis=-1)
+            split_once(source, keep, perm, Path(tmp), path.name, tally)
+    lines = [f"{path.name}: {b} blocks, halves of {b // 2} and {b - b // 2} blocks"]
+    lines.append(tally.line("game length FPR (Welch on games / design)", "length old", "length new"))
+    lines.append(tally.line("game length 95% interval covers 0", "length old covers", "length new covers"))
+    lines.append(tally.line("any variant metric significant (raw / Holm)", "variants raw", "variants holm"))
+    if "three raw" in tally.hits:
+        label = f"three-player: any of {tally.family['three']} significant (raw / Holm)"
+        lines.append(tally.line(label, "three raw", "three holm"))
+    lines.append(tally.line("seats relabelled: least-even group (chi2 / Holm)", "seats chi2", "seats holm"))
+    lines.append(tally.line("seats relabelled: least-even group (raw / Holm)", "seats raw", "seats holm"))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=20_000, help="replicates of each synthetic check")
-    parser.add_argument("--splits", type=int, default=2_000, help="relabellings and splits of each real run")
+    parser.add_argument(
+        "--splits", type=int, help="relabellings and splits of each real run (2,000; 200 in splits mode)"
+    )
     parser.add_argument(
         "--contrast", type=int, default=1_000, help="replicates of the old (scalar) functions"
     )
@@ -245,12 +434,28 @@ def main(argv: list[str] | None = None) -> int:
         "--runs", type=Path, default=Path("/tmp/skald-calibrate"), help="where the real runs go"
     )
     parser.add_argument("--jobs", type=int, default=2, help="workers of `skald run`")
-    parser.add_argument("--mode", choices=("all", "variants"), default="all", help="which checks to run")
+    parser.add_argument(
+        "--mode", choices=("all", "variants", "splits"), default="all", help="which checks to run"
+    )
     args = parser.parse_args(argv)
     if args.mode == "variants":
         for line in variants_report(args.reps):
             print(line)
         return 0
+    if args.mode == "splits":
+        splits = 200 if args.splits is None else args.splits
+        print(f"null-certain splits of real runs (seed 1, --seats rotate; made once under {args.runs})")
+        # statsmodels' Holm (inference.adjust) calls gc.collect(): with the objects alive at this point
+        # kept out of the collector's reach, each call takes ~1 ms instead of ~0.1 s
+        gc.freeze()
+        try:
+            for i, spec in enumerate(SPLIT_RUNS):
+                for line in splits_report(make_run(spec, args.runs, args.jobs), splits, seed=8000 + i):
+                    print(line, flush=True)
+        finally:
+            gc.unfreeze()
+        return 0
+    args.splits = 2_000 if args.splits is None else args.splits
     for line in synthetic_report(args.reps):
         print(line)
     print(f"real runs (seed 1, --seats rotate; made once under {args.runs})")
