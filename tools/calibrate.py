@@ -446,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         splits = 200 if args.splits is None else args.splits
         print(f"null-certain splits of real runs (seed 1, --seats rotate; made once under {args.runs})")
         # statsmodels' Holm (inference.adjust) calls gc.collect(): with the objects alive at this point
-        # kept out of the collector's reach, each call takes ~1 ms instead of ~0.1 s
+        # kept out of the collector's reach, each call takes ~1 ms instead of 0.1-0.2 s
         gc.freeze()
         try:
             for i, spec in enumerate(SPLIT_RUNS):
