@@ -42,8 +42,8 @@ def test_bench_yields_one_copy_row_last() -> None:
 
 
 def test_a_game_without_copy_gets_a_note_not_a_row(registered: str, capsys) -> None:
-    code, out, err = cli(capsys, "bench", registered, "--json", "--players", "2", "--games", "2", "--jobs", "1",
-                         "--no-recording")
+    args = ["bench", registered, "--json", "--players", "2", "--games", "2", "--jobs", "1", "--no-recording"]
+    code, out, err = cli(capsys, *args)
     assert code == 0, err
     assert [json.loads(line)["kind"] for line in out.splitlines()] == ["throughput"]
     assert "copy cost not measured: secretbid has no copy(state)" in err
