@@ -617,3 +617,9 @@ METRIC_CHART_NAMES: dict[str, str] = {
     "truncated_rate": "truncated games",
     **{f"winners_{goal}": f"winners with the {short} goal" for goal, short in GOAL_SHORT.items()},
 }
+
+
+def compares_three_player(run: Any) -> bool:
+    """Whether the three-player section compares this run's rule variants (the three-player
+    adjustments, on and off): every three-player run (Graenaland's plug-in's ``own_comparisons``)."""
+    return int(run.players) == 3

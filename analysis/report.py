@@ -29,7 +29,7 @@ import os
 import platform
 import re
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -39,16 +39,14 @@ from typing import Any
 import jinja2
 import polars as pl
 
-from analysis import graenaland, knarr, verdicts
+from analysis import verdicts
 from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import Runs, open_runs
-from analysis.sections import general, mainland
-from analysis.sections import graenaland as graenaland_report
-from analysis.sections import greenland as greenland_report
-from analysis.sections import knarr as knarr_report
+from analysis.sections import general
 from analysis.sections.blocks import Section
 from analysis.study import variant_labels
 from sim.errors import SkaldError
+from sim.games import GAMES
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: rows a long table shows before "Show all"
@@ -130,19 +128,6 @@ GLOSSARY = (
 PACKAGES = ("numpy", "numba", "polars", "pyarrow", "joblib", "scipy", "matplotlib", "jinja2")
 
 
-#: Games whose seats their own sections cover, left out of the general seat-balance section: Graenaland's
-#: seats are its start positions or draft picks; Knarr's seat section reads the round-completion rule.
-OWN_SEAT_SECTIONS = (graenaland.GAME, knarr.GAME)
-
-#: Each game's own sections, given all runs (each keeps its own game's).
-GAME_SECTIONS: dict[str, Callable[[Runs], list[Section]]] = {
-    "mainland": mainland.mainland_sections,
-    graenaland.GAME: graenaland_report.graenaland_sections,
-    knarr.GAME: knarr_report.knarr_sections,
-    "greenland": greenland_report.greenland_sections,
-}
-
-
 @dataclass
 class Part:
     """One game's part of the report (or, with ``game`` empty, the part comparing games)."""
@@ -161,10 +146,16 @@ class Part:
 
 
 def game_sections(runs: Runs, game: str) -> list[Section]:
-    """One game's sections in reading order, each computed on that game's runs alone."""
+    """One game's sections in reading order, each computed on that game's runs alone: its seat balance
+    (unless its plug-in's own sections cover seats), its plug-in's sections, strategy strength, score
+    curves and the rule variants its own sections do not compare."""
     own = runs.only(game=game)
-    sections = [] if game in OWN_SEAT_SECTIONS else [general.seat_section(own, sid=f"{game}-seat-balance")]
-    sections += GAME_SECTIONS.get(game, lambda _: [])(own)
+    declared = GAMES.get(game)
+    covers_seats = declared is not None and declared.own_seats
+    sections = [] if covers_seats else [general.seat_section(own, sid=f"{game}-seat-balance")]
+    build = declared.load_sections() if declared is not None else None
+    if build is not None:
+        sections += build(own)
     sections += [
         general.strength_section(own, sid=f"{game}-strength"),
         general.curves_section(own, sid=f"{game}-curves"),
@@ -177,9 +168,15 @@ def game_sections(runs: Runs, game: str) -> list[Section]:
 
 def build_parts(runs: Runs) -> list[Part]:
     """The report's parts: one per game in the records, then the comparison across games."""
-    parts = [Part(game, verdicts.game_title(game), game_sections(runs, game)) for game in runs.games_played]
+    parts = [Part(game, game_title(game), game_sections(runs, game)) for game in runs.games_played]
     parts.append(Part("", "Across games", [general.precision_section(runs)]))
     return parts
+
+
+def game_title(game: str) -> str:
+    """A game's name as its plug-in writes it (``Graenaland``)."""
+    declared = GAMES.get(game)
+    return declared.title if declared is not None else verdicts.game_title(game)
 
 
 def check_comparable(runs: Runs) -> None:
@@ -204,7 +201,7 @@ def comparison_part(runs: Runs) -> Part:
     game = runs.games_played[0]
     first = list(runs)[0].label
     section = general.comparison_section(runs, baseline=first, sid=f"{game}-comparison")
-    return Part(f"{game}-compared", f"{verdicts.game_title(game)}: runs compared with {first}", [section])
+    return Part(f"{game}-compared", f"{game_title(game)}: runs compared with {first}", [section])
 
 
 def build_sections(runs: Runs) -> list[Section]:
@@ -327,7 +324,6 @@ def render(
         run_versions={k: ", ".join(sorted(v)) for k, v in run_versions.items()},
         provenance=data_provenance(runs),
         study=study,
-        graenaland_note=graenaland.unavailable(),
         glossary=GLOSSARY,
         top_rows=TOP_ROWS,
         verdicts=verdicts.by_game(

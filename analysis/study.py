@@ -36,7 +36,6 @@ import shutil
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -344,16 +343,15 @@ def load_file(path: str | Path) -> Study:
 
 
 def packaged() -> dict[str, Study]:
-    """The packaged studies by name (``analysis/studies/*.toml``)."""
-    folder = resources.files("analysis") / "studies"
+    """The studies the registered games bring (their plug-ins' ``studies``), by name, sorted."""
+    from sim.games import GAMES
+
     found = {}
-    for item in sorted(folder.iterdir(), key=lambda p: p.name):
-        if item.name.endswith(".toml"):
-            study = parse(
-                item.read_text(encoding="utf-8"), f"analysis/studies/{item.name}", base=Path(str(item)).parent
-            )
+    for plugin in GAMES.values():
+        for shown, text, item in plugin.study_texts():
+            study = parse(text, shown, base=Path(str(item)).parent)
             found[study.name] = study
-    return found
+    return dict(sorted(found.items()))
 
 
 def get(name: str) -> Study:

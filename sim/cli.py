@@ -348,18 +348,20 @@ def _int_list(text: str, option: str) -> list[int]:
 
 @app.command("games")
 def games_command() -> None:
-    """List the games and their player counts."""
+    """List the registered games (plug-ins of the skald.games entry points) and their player counts."""
     table = Table(title="games")
-    for name in ("game", "players", "rule switches", "max decisions"):
+    for name in ("game", "what it is", "players", "rule switches", "max decisions"):
         table.add_column(name)
     for name in sorted(GAMES):
         try:
             game = get_game(name)
         except Exception as exc:  # a registered game that cannot be imported yet
-            table.add_row(name, "-", "-", f"unavailable: {type(exc).__name__}: {exc}")
+            why = f"unavailable: {type(exc).__name__}: {exc}"
+            table.add_row(name, GAMES[name].description, "-", "-", why)
             continue
         table.add_row(
             name,
+            GAMES[name].description,
             f"{game.min_players}-{game.max_players}",
             ", ".join(s.name for s in game.rule_switches) or "-",
             str(game.default_max_decisions),

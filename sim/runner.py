@@ -278,8 +278,10 @@ class ChunkSummary:
 
 
 @lru_cache(maxsize=8)
-def _import_game(module: str) -> Game:
-    return importlib.import_module(module).GAME
+def _import_game(ref: str) -> Game:
+    """The game at ``"module:attribute"`` (a plug-in's ``game``), or ``module.GAME`` for a bare module."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr or "GAME")
 
 
 def resolve_game(ref: str | Game) -> Game:
@@ -488,7 +490,7 @@ def load_game(game: str | Game) -> tuple[Game, str | Game]:
         from sim.games import get_game
 
         obj = get_game(game)
-        return obj, GAMES[game]
+        return obj, GAMES[game].game
     return game, game
 
 

@@ -17,27 +17,20 @@ import numpy as np
 from sim.errors import SkaldError
 from strategies.base import Strategy
 
-#: built-in strategies: name -> "module:Class" (imported lazily)
-BUILTIN: dict[str, list[str]] = {
-    "random": ["strategies.random_play:RandomStrategy"],
-    "greedy": [
-        "strategies.mainland:GreedyStrategy",
-        "strategies.graenaland:GreedyStrategy",
-        "strategies.knarr:GreedyStrategy",
-        "strategies.greenland:GreedyStrategy",
-    ],
-    "builder": ["strategies.mainland:BuilderStrategy"],
-    "raider": ["strategies.mainland:RaiderStrategy"],
-    "cooperative": ["strategies.graenaland:CooperativeStrategy"],
-    "rival": ["strategies.graenaland:RivalStrategy"],
-    "warlord": ["strategies.graenaland:WarlordStrategy"],
-    "planner": ["strategies.graenaland:PlannerStrategy"],
-    "collector": ["strategies.knarr:CollectorStrategy"],
-    "trader": ["strategies.knarr:TraderStrategy"],
-    "hoarder": ["strategies.knarr:HoarderStrategy"],
-    "architect": ["strategies.knarr:ArchitectStrategy"],
-    "spreader": ["strategies.greenland:SpreaderStrategy"], "elder": ["strategies.greenland:ElderStrategy"],
-}
+#: the strategy that plays every game
+RANDOM = "strategies.random_play:RandomStrategy"
+
+
+def builtin() -> dict[str, list[str]]:
+    """Built-in strategies: name -> the ``"module:Class"`` of each game that has one by that name
+    (``random`` plays every game; the rest come from the games' plug-ins, ``sim.plugin``)."""
+    from sim.games import GAMES
+
+    found: dict[str, list[str]] = {"random": [RANDOM]}
+    for plugin in GAMES.values():
+        for name, path in plugin.strategies.items():
+            found.setdefault(name, []).append(path)
+    return found
 
 
 def _import(path: str) -> type[Strategy]:
@@ -54,7 +47,7 @@ def _import(path: str) -> type[Strategy]:
 def builtin_names(game: str) -> list[str]:
     """Built-in strategy names that play ``game``."""
     names = []
-    for name, paths in BUILTIN.items():
+    for name, paths in builtin().items():
         if any(game in _import(p).games or "*" in _import(p).games for p in paths):
             names.append(name)
     return names
@@ -80,7 +73,7 @@ def parse_spec(text: str, game: str) -> StrategySpec:
         cls = _import(f"{head}:{rest[0]}")
         rest = rest[1:]
     else:
-        candidates = [_import(p) for p in BUILTIN.get(head, [])]
+        candidates = [_import(p) for p in builtin().get(head, [])]
         matching = [c for c in candidates if game in c.games or "*" in c.games]
         if not matching:
             allowed = ", ".join(builtin_names(game))

@@ -9,6 +9,8 @@ import pytest
 def registered(monkeypatch: pytest.MonkeyPatch) -> str:
     """Register the toy game as ``secretbid``; worker processes import it by module path."""
     import sim.games
+    from sim.plugin import GamePlugin
 
-    monkeypatch.setitem(sim.games.GAMES, "secretbid", "tests.toy_game")
+    toy = GamePlugin(name="secretbid", title="Secret bid", description="a toy", game="tests.toy_game:GAME")
+    monkeypatch.setitem(sim.games.GAMES, "secretbid", toy)
     return "secretbid"

@@ -93,19 +93,25 @@ def test_packaged_studies_parse() -> None:
 def test_cli_list_and_graenaland_studies_say_what_they_need(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A plug-in whose rules do not load keeps its studies listed, each saying what it needs; a game
+    that is not registered brings no studies (they come with its plug-in)."""
+    import dataclasses
+
     import sim.games
 
-    monkeypatch.delitem(sim.games.GAMES, "graenaland", raising=False)
+    broken = dataclasses.replace(sim.games.GAMES["graenaland"], game="nowhere.to.be.found:GAME")
+    monkeypatch.setitem(sim.games.GAMES, "graenaland", broken)
     assert _main(["study", "--list"]) == 0
     listing = capsys.readouterr().out
     assert "mainland-scores" in listing and "needs graenaland" in listing
     for name in ("start-positions", "three-player"):
         assert _main(["study", name]) == 2
         err = capsys.readouterr().err.strip()
-        assert err.startswith(
-            f"error: study '{name}' needs graenaland, which is not available yet (registered"
-        )
+        assert err.startswith(f"error: study '{name}' needs graenaland, which is not loadable yet")
         assert "\n" not in err
+    monkeypatch.delitem(sim.games.GAMES, "graenaland")
+    assert _main(["study", "--list"]) == 0
+    assert "start-positions" not in capsys.readouterr().out
 
 
 def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -286,7 +286,10 @@ def test_graenaland_missing_columns_and_availability(tmp_path: Path, monkeypatch
     assert "not available yet" in graenaland.unavailable()
     with pytest.raises(graenaland.GraenalandUnavailable, match="needs graenaland"):
         graenaland.require()
-    monkeypatch.setitem(sim.games.GAMES, "graenaland", "tests.toy_game")
+    from sim.plugin import GamePlugin
+
+    toy = GamePlugin(name="graenaland", title="Toy", description="a toy game", game="tests.toy_game:GAME")
+    monkeypatch.setitem(sim.games.GAMES, "graenaland", toy)
     assert graenaland.unavailable() is None
 
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from sim.cli import main
 from sim.games import get_game
 from sim.games.greenland.data import KINDS as GREENLAND_KINDS
-from strategies.registry import BUILTIN
+from strategies.registry import builtin
 
 #: examples per fuzz test (SKALD_FUZZ_EXAMPLES=500 for a longer search)
 EXAMPLES = int(os.environ.get("SKALD_FUZZ_EXAMPLES", "40"))
@@ -118,7 +118,7 @@ bad_strategies = (
     )
     .filter(
         lambda items: (
-            any(item.split(":")[0].strip() not in BUILTIN for item in items if item.strip())
+            any(item.split(":")[0].strip() not in builtin() for item in items if item.strip())
             or len([i for i in items if i.strip()]) not in (1, 2)
         )
     )
@@ -255,7 +255,7 @@ STUDY_MUTATIONS: list[tuple[tuple[Any, ...], Any]] = [
             st.just([]),
             TEXT,
             st.lists(st.integers(), min_size=1, max_size=2),
-            st.lists(names.filter(lambda n: n not in BUILTIN), min_size=1, max_size=2),
+            st.lists(names.filter(lambda n: n not in builtin()), min_size=1, max_size=2),
         ),
     ),
     (("runs", 0, "mixes"), st.just([["random"]])),  # both strategies and mixes

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import balance, charts, graenaland, scores, strength
+from analysis import balance, charts, scores, strength
 from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
@@ -27,6 +27,7 @@ from analysis.sections.blocks import (
     tests_table,
     variant_words,
 )
+from sim.games import GAMES
 
 # --------------------------------------------------------------------------- sections
 
@@ -419,8 +420,8 @@ def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
 
 
 def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
-    # the three-player Graenaland variants have their own section
-    rest = Runs([r for r in runs if not (r.game == graenaland.GAME and r.players == 3)])
+    # runs whose rule variants their game's own sections compare (Graenaland's three-player adjustments)
+    rest = Runs([r for r in runs if r.game not in GAMES or not GAMES[r.game].compares_itself(r)])
     if not len(rest):
         return None
     comp = balance.compare_variants(rest)

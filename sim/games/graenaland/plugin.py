@@ -1,0 +1,23 @@
+"""Graenaland as a Skald plug-in: everything the game brings, declared once (``sim.plugin``); registered
+in ``pyproject.toml`` under the ``skald.games`` entry points."""
+
+from sim.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="graenaland",
+    title="Graenaland",
+    description="the flagship: settling, negotiated resource distribution, buildings and heroes",
+    game="sim.games.graenaland.game:GAME",
+    strategies={
+        "greedy": "strategies.graenaland:GreedyStrategy",
+        "cooperative": "strategies.graenaland:CooperativeStrategy",
+        "rival": "strategies.graenaland:RivalStrategy",
+        "warlord": "strategies.graenaland:WarlordStrategy",
+        "planner": "strategies.graenaland:PlannerStrategy",
+    },
+    sections="analysis.sections.graenaland:graenaland_sections",
+    studies=("analysis.studies:start-positions.toml", "analysis.studies:three-player.toml"),
+    data="sim/games/graenaland/data",
+    own_seats=True,
+    own_comparisons="analysis.graenaland:compares_three_player",
+)

@@ -1,0 +1,20 @@
+"""Greenland as a Skald plug-in: everything the game brings, declared once (``sim.plugin``); registered
+in ``pyproject.toml`` under the ``skald.games`` entry points."""
+
+from sim.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="greenland",
+    title="Greenland",
+    description="Greenland, third edition: tribes, hunts, elders and conversion",
+    game="sim.games.greenland.game:GAME",
+    strategies={
+        "greedy": "strategies.greenland:GreedyStrategy",
+        "spreader": "strategies.greenland:SpreaderStrategy",
+        "elder": "strategies.greenland:ElderStrategy",
+    },
+    sections="analysis.sections.greenland:greenland_sections",
+    studies=("analysis.studies:greenland.toml",),
+    data="sim/games/greenland/data",
+    own_seats=False,
+)

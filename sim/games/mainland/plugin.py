@@ -1,0 +1,20 @@
+"""Mainland as a Skald plug-in: everything the game brings, declared once (``sim.plugin``); registered
+in ``pyproject.toml`` under the ``skald.games`` entry points."""
+
+from sim.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="mainland",
+    title="Mainland",
+    description="tile laying on a shared board; score spreads by seat, strategy and player count",
+    game="sim.games.mainland.game:GAME",
+    strategies={
+        "greedy": "strategies.mainland:GreedyStrategy",
+        "builder": "strategies.mainland:BuilderStrategy",
+        "raider": "strategies.mainland:RaiderStrategy",
+    },
+    sections="analysis.sections.mainland:mainland_sections",
+    studies=("analysis.studies:mainland-scores.toml",),
+    data="sim/games/mainland/data",
+    own_seats=False,
+)

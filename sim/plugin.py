@@ -1,0 +1,119 @@
+"""Games as plug-ins: one declaration per game, found through the ``skald.games`` entry points.
+
+A game package declares a :class:`GamePlugin` and registers it in its ``pyproject.toml``:
+
+    [project.entry-points."skald.games"]
+    tictactoe = "skald_tictactoe.plugin:PLUGIN"
+
+The declaration names, as ``"module:attribute"`` strings imported only when needed:
+- ``game``: the rules, an object following the ``sim.game.Game`` protocol;
+- ``strategies``: the game's own strategies by name (``random`` plays every game already);
+- ``sections``: a function ``(runs) -> list[Section]`` giving the game's own report sections;
+- ``studies``: the study files (TOML) it brings, as ``"package:file.toml"`` resources;
+and, as plain values, its title, a one-line description, its data folder, whether its own sections
+cover seat balance (``own_seats``), and which runs' rule variants its own sections compare
+(``own_comparisons``, a ``"module:function"`` taking a run and saying yes or no).
+
+The core (``sim/``, ``strategies/registry.py``, ``analysis/report.py``, ``analysis/study.py``) reads
+games only from here; adding a game touches no core file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
+from typing import Any
+
+from sim.errors import SkaldError
+
+#: the entry-point group every game registers in
+GROUP = "skald.games"
+
+
+def load_object(path: str, what: str) -> Any:
+    """The object at ``"module:attribute"``; a one-line ``SkaldError`` naming ``what`` otherwise."""
+    module_name, _, attr = path.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise SkaldError(f"cannot import {what} {path!r}: {exc}") from None
+    return obj
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything one game brings to Skald (see the module docstring)."""
+
+    name: str
+    title: str
+    description: str
+    game: str
+    strategies: dict[str, str] = field(default_factory=dict)
+    sections: str | None = None
+    studies: tuple[str, ...] = ()
+    data: str | None = None
+    own_seats: bool = False
+    own_comparisons: str | None = None
+
+    def load_game(self) -> Any:
+        """The game's rules object (``sim.game.Game``)."""
+        return load_object(self.game, f"the rules of game {self.name!r}")
+
+    def load_sections(self) -> Callable[[Any], list[Any]] | None:
+        """The game's own report sections, ``(runs) -> list[Section]``, or None."""
+        return None if self.sections is None else load_object(self.sections, f"the sections of {self.name!r}")
+
+    def compares_itself(self, run: Any) -> bool:
+        """Whether the game's own sections compare this run's rule variants (the general comparison
+        then leaves it out)."""
+        if self.own_comparisons is None:
+            return False
+        return bool(load_object(self.own_comparisons, f"own_comparisons of {self.name!r}")(run))
+
+    def study_texts(self) -> list[tuple[str, str, Any]]:
+        """The game's study files as (shown name, text, the folder they lie in)."""
+        from importlib import resources
+
+        out = []
+        for spec in self.studies:
+            package, _, name = spec.partition(":")
+            item = resources.files(package) / name
+            out.append((f"{package.replace('.', '/')}/{name}", item.read_text(encoding="utf-8"), item))
+        return out
+
+
+@cache
+def registered() -> dict[str, GamePlugin]:
+    """Every game registered under ``skald.games``, by name, in the order of their names.
+
+    A ``SkaldError`` names an entry point that does not load to a ``GamePlugin`` or whose name differs
+    from its plug-in's; none at all means Skald is not installed (``pip install -e .``)."""
+    found: dict[str, GamePlugin] = {}
+    for entry in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        try:
+            plugin = entry.load()
+        except Exception as exc:
+            raise SkaldError(f"game plug-in {entry.name!r} ({entry.value}) does not load: {exc}") from None
+        if not isinstance(plugin, GamePlugin):
+            raise SkaldError(f"game plug-in {entry.name!r} ({entry.value}) is not a sim.plugin.GamePlugin")
+        if plugin.name != entry.name:
+            raise SkaldError(f"game plug-in {entry.name!r} declares the name {plugin.name!r}")
+        found.setdefault(plugin.name, plugin)
+    if not found:
+        raise SkaldError(
+            f"no games are registered under the entry points {GROUP!r} (install Skald: pip install -e .)"
+        )
+    return found
+
+
+def plugin(name: str) -> GamePlugin:
+    """The plug-in of game ``name``; a ``SkaldError`` lists the registered games otherwise."""
+    games = registered()
+    if name not in games:
+        raise SkaldError(f"unknown game {name!r} (allowed: {', '.join(sorted(games))})")
+    return games[name]
