@@ -448,70 +448,26 @@ def knarr_raid_section(k: Runs) -> Section:
         )
     reading = "; ".join(parts)
     reading = reading[0].upper() + reading[1:] + " (95% intervals clustered on blocks)."
+    common = {"section": "knarr-raids", "clusters": "blocks", "excluded": "excluded", "game": knarr.GAME}
+    rates = {"estimate": "win_rate", "low": "ci_low", "high": "ci_high", "games": "seats", "unit": "share"}
     findings = (
         from_frame(
-            freq,
-            section="knarr-raids",
-            metric="raids per game",
-            groups=keys,
-            estimate="raids_per_game",
-            low="raids_low",
-            high="raids_high",
-            games="games",
-            clusters="blocks",
-            unit="count",
-            excluded="excluded",
-            game=knarr.GAME,
+            freq, metric="raids per game", groups=keys, estimate="raids_per_game", low="raids_low",
+            high="raids_high", games="games", unit="count", **common,
         )
         + from_frame(
-            freq,
-            section="knarr-raids",
-            metric="games with a raid",
-            groups=keys,
-            estimate="share_with_raid",
-            low="share_low",
-            high="share_high",
-            games="games",
-            clusters="blocks",
-            unit="share",
-            excluded="excluded",
-            game=knarr.GAME,
+            freq, metric="games with a raid", groups=keys, estimate="share_with_raid", low="share_low",
+            high="share_high", games="games", unit="share", **common,
         )
+        + from_frame(sides, metric="win rate by raid balance", groups=(*keys, "raid_side"), **rates, **common)
         + from_frame(
-            sides,
-            section="knarr-raids",
-            metric="win rate by raid balance",
-            groups=(*keys, "raid_side"),
-            estimate="win_rate",
-            low="ci_low",
-            high="ci_high",
-            games="seats",
-            clusters="blocks",
-            unit="share",
-            excluded="excluded",
-            game=knarr.GAME,
-        )
-        + from_frame(
-            # a group value names its sign in words: the finding's id drops a "-"
-            favour.with_columns(
-                pl.when(pl.col("raid_net") < 0)
-                .then(pl.format("minus {}", -pl.col("raid_net")))
-                .otherwise(pl.col("raid_net").cast(pl.String))
-                .alias("raids_won_minus_lost")
-            ),
-            section="knarr-raids",
+            favour,
             metric="win rate by raids won minus lost",
-            groups=(*keys, "raids_won_minus_lost"),
-            estimate="win_rate",
-            low="ci_low",
-            high="ci_high",
-            games="seats",
-            clusters="blocks",
-            unit="share",
-            excluded="excluded",
-            game=knarr.GAME,
+            groups=(*keys, "raid_net"),
+            **rates,
+            **common,
         )
-    )
+    )  # fmt: skip
     return Section(
         "knarr-raids",
         "Knarr raids",
