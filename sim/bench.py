@@ -260,6 +260,19 @@ def time_each(work: Any, items: Sequence[Any], seconds: float) -> tuple[float, i
             return elapsed / done * 1e6, done
 
 
+def copy_keys(game: str, players: int) -> dict[str, Any]:
+    """The keys every bench line carries, for the copy row: its states come from random play on one
+    core, and it measures no throughput (``games_per_s`` and ``decisions_per_s`` are null)."""
+    return {
+        "game": game,
+        "players": players,
+        "strategy": "random",
+        "jobs": 1,
+        "games_per_s": None,
+        "decisions_per_s": None,
+    }
+
+
 def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
     """µs per ``copy``, ``to_dict``, ``from_dict`` and the round trip over states of seeded games
     (5 games, or ``games`` where fewer), a quarter of ``seconds`` each."""
@@ -273,9 +286,7 @@ def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, 
     from_dict_us, _ = time_each(game.from_dict, docs, budget)
     round_trip_us, _ = time_each(lambda s: game.from_dict(game.to_dict(s)), states, budget)
     return {
-        "game": plan.game_name,
-        "players": plan.players,
-        "jobs": 1,
+        **copy_keys(plan.game_name, plan.players),
         "kind": "copy",
         "states": len(states),
         "games": n_games,
@@ -337,7 +348,7 @@ def bench(
             yield measure_recording(plan, seconds, games)
     if copying and not callable(getattr(obj, "copy", None)):
         skipped = f"{obj.name} has no copy(state)"
-        yield {"game": obj.name, "players": players, "kind": "copy", "skipped": skipped}
+        yield {**copy_keys(obj.name, players), "kind": "copy", "skipped": skipped}
     elif copying:
         plan, _ = make_plan(game, players, ["random"], seats="fixed", seed=seed)
         yield measure_copy(plan, seconds, games)

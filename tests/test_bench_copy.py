@@ -47,3 +47,14 @@ def test_a_game_without_copy_gets_a_note_not_a_row(registered: str, capsys) -> N
     assert code == 0, err
     assert [json.loads(line)["kind"] for line in out.splitlines()] == ["throughput"]
     assert "copy cost not measured: secretbid has no copy(state)" in err
+
+
+def test_every_bench_line_carries_the_shared_keys() -> None:
+    """The command-line contract (shared/checks/contract.py): every `skald bench GAME --json` line has
+    game, players, strategy, jobs, games_per_s and decisions_per_s, the copy row included (null rates:
+    it measures no throughput)."""
+    keys = {"game", "players", "strategy", "jobs", "games_per_s", "decisions_per_s"}
+    rows = list(bench("knarr", 2, strategies=["random"], jobs=[1], seconds=0.2, games=2))
+    assert rows and all(keys <= set(row) for row in rows), [sorted(keys - set(r)) for r in rows]
+    (copy,) = [r for r in rows if r.get("kind") == "copy"]
+    assert copy["games_per_s"] is None and copy["decisions_per_s"] is None and copy["strategy"] == "random"
