@@ -227,11 +227,14 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
     count."""
     counts = sorted(table["players"].unique().to_list()) if "players" in table.columns else [None]
     fig, axes = _facets(len(counts))
-    colour = strategy_colours(table[series].unique(maintain_order=True).to_list())
+    # the series in one order whatever the frame's row order: the defaults first, then by name
+    order = sorted(table[series].unique().to_list(), key=lambda v: (v != "defaults", str(v)))
+    colour = strategy_colours(order)
     for ax, players in zip(axes, counts, strict=False):
         part = table if players is None else table.filter(pl.col("players") == players)
         groups = _ordered(part[group].unique().to_list())
-        names = part[series].unique(maintain_order=True).to_list()
+        present = set(part[series].to_list())
+        names = [v for v in order if v in present]
         width = 0.8 / max(len(names), 1)
         for i, name in enumerate(names):
             s = part.filter(pl.col(series) == name)

@@ -300,3 +300,13 @@ def balance_findings(
         excluded="excluded",
     )
     return found
+
+
+def mix_words(mix: pl.Expr) -> pl.Expr:
+    """A strategy mix for a legend: ``greedy in every seat`` for a mirror match, else the mix."""
+    names = mix.str.split(" + ")
+    return (
+        pl.when(names.list.n_unique() == 1)
+        .then(names.list.first() + pl.lit(" in every seat"))
+        .otherwise(mix)
+    )

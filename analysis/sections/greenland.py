@@ -17,6 +17,7 @@ from analysis.sections.blocks import (
     Section,
     col,
     interval,
+    mix_words,
     num,
     p_is,
     pct,
@@ -110,7 +111,13 @@ def _bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None 
     """Every (players, ``group``, ``series``) combination of ``frame`` (mean, low, high), the series in one
     order in every panel (``order``, else "defaults" first), so that a colour means the same series
     everywhere; a missing combination is an empty bar."""
-    names = order or sorted(frame[series].unique().to_list(), key=lambda v: (v != "defaults", str(v)))
+    repeated = frame.group_by("players", group, series).len()["len"].max()
+    if "mix" in frame.columns and repeated is not None and int(repeated) > 1:  # several mixes: name them
+        frame = frame.with_columns((pl.col(series) + ", " + mix_words(pl.col("mix"))).alias(series))
+        order = None
+    names = order or sorted(
+        frame[series].unique().to_list(), key=lambda v: (not v.startswith("defaults"), str(v))
+    )
     rank = {v: i for i, v in enumerate(names)}
     grid = (
         frame.select("players")
@@ -650,6 +657,7 @@ def scores_section(g: Runs) -> Section:
             spread.select(
                 "players",
                 "variant",
+                *(["mix"] if "mix" in spread.columns else []),
                 pl.lit(label).alias("measure"),
                 pl.col(f"{m}_mean").alias("mean"),
                 pl.col(f"{m}_low").alias("low"),
