@@ -34,6 +34,9 @@ RUNS = {
         *("--players", "3", "--strategies", "greedy,random,greedy", "--rule", "skali=true"),
     ],
     "mainland-2p": ["mainland", "--players", "2", "--strategies", "greedy,random"],
+    # a mixed run and a mirror match of one variant: charts must not draw whichever row comes last
+    "greenland-3p": ["greenland", "--players", "3", "--strategies", "elder,greedy,spreader"],
+    "greenland-3p-mirror": ["greenland", "--players", "3", "--strategies", "greedy"],
 }
 #: the page's one timestamp line
 STAMP = re.compile(rb'^<p class="meta">Written [^\n]*$', re.M)
@@ -115,7 +118,7 @@ def test_one_rating_has_one_interval_on_the_page(first: Path) -> None:
     rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", text)]
     table = {(r[0], r[1]): (r[2], r[3]) for r in rows if len(r) == 6 and r[2].isdigit()}
     shown = {tuple(r[0].split(" rating of ")): (r[1], r[2]) for r in rows if r and " rating of " in r[0]}
-    assert len(shown) == 4  # knarr: greedy, random; mainland: greedy, random
+    assert len(shown) == 7  # knarr and mainland: greedy, random; greenland: elder, greedy, spreader
     assert {k: table[k] for k in shown} == shown
 
 

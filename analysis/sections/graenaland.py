@@ -201,7 +201,7 @@ def draft_section(g: Runs) -> Section:
     )
     o = order.filter(same).sort("draft_order")
     first, last = o.row(0, named=True), o.row(o.height - 1, named=True)
-    t = territory.filter(same).sort("win_rate", descending=True)
+    t = territory.filter(same).sort(["win_rate", "territory_name"], descending=[True, False])
     top, bottom = t.row(0, named=True), t.row(t.height - 1, named=True)
     tt = territory_tests.filter(same)
     t_p = tt["p"][0] if tt.height else math.nan

@@ -376,7 +376,7 @@ def _split_reading(split: pl.DataFrame) -> str:
         )
     r = (
         both.with_columns(pl.min_horizontal("converted", "not_converted").alias("_n"))
-        .sort("_n", descending=True)
+        .sort(["_n", "run", "strategy"], descending=[True, False, False])
         .row(0, named=True)
     )
     higher = compared.filter(pl.col("diff") > 0).height
@@ -643,7 +643,7 @@ def scores_section(g: Runs) -> Section:
     pooled = (
         tribes.group_by("tribe")
         .agg(((pl.col("mean") * pl.col("seats")).sum() / pl.col("seats").sum()).alias("mean"))
-        .sort("mean", descending=True)
+        .sort(["mean", "tribe"], descending=[True, False])
     )
     top, bottom = pooled.row(0, named=True), pooled.row(pooled.height - 1, named=True)
     reading = (
@@ -811,7 +811,7 @@ def length_section(g: Runs) -> Section:
         tribes.group_by("tribe")
         .agg(pl.col("died").sum(), pl.col("seats").sum())
         .with_columns((pl.col("died") / pl.col("seats")).alias("share"))
-        .sort("share", descending=True)
+        .sort(["share", "tribe"], descending=[True, False])  # ties by name: the same pick every time
     )
     most = pooled.row(0, named=True)
     strategies = _rulebook(by_strategy)
@@ -819,7 +819,7 @@ def length_section(g: Runs) -> Section:
         strategies.group_by("strategy")
         .agg(pl.col("died").sum(), pl.col("seats").sum())
         .with_columns((pl.col("died") / pl.col("seats")).alias("share"))
-        .sort("share", descending=True)
+        .sort(["share", "strategy"], descending=[True, False])
         .row(0, named=True)
     )
     reading = (

@@ -104,7 +104,7 @@ def mainland_points_section(runs: Runs) -> Section:
     share = {r["source"]: r["share"] for r in biggest.iter_rows(named=True)}
     s = (
         size.filter(pl.col("players") == size["players"].max())
-        .sort("mean", descending=True)
+        .sort(["mean", "strategy"], descending=[True, False])
         .row(0, named=True)
     )
     reading = (
