@@ -579,6 +579,9 @@ def study_command(
                 _run_all_studies(studies, out_dir, quiet, jobs_note, options)
                 return
             spec = studies.load_file(file) if file is not None else studies.get(str(name))
+            reason = spec.missing()
+            if reason:  # before the folder: a study that cannot run says why, whatever lies in results/
+                raise SkaldError(reason)
             _check_study(spec, games)
             folder = out_dir if out_dir is not None else Path("results") / spec.name
             studies.check_folder(folder, overwrite, resume)

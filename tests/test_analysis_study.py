@@ -91,13 +91,19 @@ def test_packaged_studies_parse() -> None:
 
 
 def test_cli_list_and_graenaland_studies_say_what_they_need(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A plug-in whose rules do not load keeps its studies listed, each saying what it needs; a game
-    that is not registered brings no studies (they come with its plug-in)."""
+    """A plug-in whose rules do not load keeps its studies listed, each saying what it needs (before
+    anything about its folder: here the quick start's results/ already holds them); a game that is not
+    registered brings no studies (they come with its plug-in)."""
     import dataclasses
 
     import sim.games
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("start-positions", "three-player"):
+        (tmp_path / "results" / name).mkdir(parents=True)
+        (tmp_path / "results" / name / "report.html").write_text("an earlier study")
 
     broken = dataclasses.replace(sim.games.GAMES["graenaland"], game="nowhere.to.be.found:GAME")
     monkeypatch.setitem(sim.games.GAMES, "graenaland", broken)
