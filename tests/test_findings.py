@@ -21,20 +21,8 @@ from analysis.report import write_report
 from analysis.verdicts import verdicts
 from sim.cli import _main
 
-REQUIRED = (
-    "game",
-    "section",
-    "metric",
-    "groups",
-    "estimate",
-    "low",
-    "high",
-    "p_value",
-    "p_adjusted",
-    "test",
-    "games",
-    "clusters",
-)
+#: the fields the issue names, in its words
+REQUIRED = "game section metric groups estimate low high p_value p_adjusted test games clusters".split()
 
 
 @pytest.fixture(scope="module")
