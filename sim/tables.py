@@ -301,7 +301,7 @@ class GameRows:
         nan = float("nan")
         scores = [nan] * n if result is None else [float(x) for x in result.scores]
         ranks: list[int | None] = [None] * n if result is None else [int(r) for r in result.ranks]
-        parts = (result.parts if result is not None else None) or [{} for _ in range(n)]
+        parts = [{} for _ in range(n)] if result is None else self.checked_parts(result, n)
         s["game_id"].extend([game_id] * n)
         s["seat"].extend(range(n))
         s["strategy"].extend(strategy_text[:n])
@@ -311,8 +311,27 @@ class GameRows:
         s["won"].extend([share > 0.0 for share in shares])
         s["win_share"].extend(shares)
         for name in self.part_fields:
-            s[name].extend([float(p.get(name, nan)) for p in parts])
+            s[name].extend([float(p.get(name, nan)) for p in parts])  # only an errored game lacks them
         return shares
+
+    def checked_parts(self, result: Result, n: int) -> list[dict[str, float]]:
+        """The result's score parts, one dict per seat holding exactly the game's ``part_fields``: a
+        ``ValueError`` names a part that is missing or unknown (a game's defect, not written as NaN or
+        dropped)."""
+        parts = result.parts or ([{} for _ in range(n)] if not self.part_fields else [])
+        if len(parts) != n:
+            raise ValueError(f"the result has score parts for {len(parts)} seats, not {n}")
+        expected = set(self.part_fields)
+        for seat, found in enumerate(parts):
+            missing, unknown = sorted(expected - set(found)), sorted(set(found) - expected)
+            if missing or unknown:
+                lack = [f"lack {', '.join(missing)}"] if missing else []
+                hold = [f"hold {', '.join(unknown)}"] if unknown else []
+                raise ValueError(
+                    f"seat {seat}'s score parts {' and '.join(lack + hold)} "
+                    f"(the game's part_fields: {', '.join(self.part_fields) or 'none'})"
+                )
+        return parts
 
     def games_table(self, key: PartKey) -> pa.Table:
         """The ``games`` rows as an Arrow table."""

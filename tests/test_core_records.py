@@ -9,6 +9,8 @@ import pytest
 
 from analysis.records import scan, seat_win_rates, strategy_win_rates, wilson
 from sim.errors import SkaldError
+from sim.game import Result
+from sim.tables import GameRows
 from tests.toy_game import toy_run
 
 
@@ -42,3 +44,26 @@ def test_missing_records_are_a_clear_error(tmp_path: Path) -> None:
         scan(tmp_path, "seats")
     with pytest.raises(SkaldError, match="unknown table"):
         scan(tmp_path, "moves")
+
+
+def _add(rows: GameRows, parts: list[dict[str, float]]) -> None:
+    rows.add(
+        game_id=0, base_game=0, game_seed=1, rules_hash="h", decisions=3, truncated=False,
+        result=Result(scores=[2.0, 1.0], ranks=[1, 2], winners=[0], parts=parts),
+        strategy_index=[0, 1], strategy_text=["a", "b"],
+    )  # fmt: skip
+
+
+def test_game_rows_refuse_missing_or_unknown_score_parts() -> None:
+    """Issue 17, "Refuse bad score parts: GameRows.add refuses a missing or unknown score part instead
+    of writing NaN or dropping it"."""
+    rows = GameRows(["tiles", "items"])
+    _add(rows, [{"tiles": 1.0, "items": 1.0}, {"tiles": 0.0, "items": 1.0}])
+    lack = r"seat 1's score parts lack items \(the game's part_fields: tiles, items\)"
+    with pytest.raises(ValueError, match=lack):
+        _add(rows, [{"tiles": 1.0, "items": 1.0}, {"tiles": 0.0}])
+    with pytest.raises(ValueError, match="seat 0's score parts hold bonus"):
+        _add(rows, [{"tiles": 1.0, "items": 1.0, "bonus": 2.0}, {"tiles": 0.0, "items": 1.0}])
+    with pytest.raises(ValueError, match="score parts for 1 seats, not 2"):
+        _add(rows, [{"tiles": 1.0, "items": 1.0}])
+    assert rows.seats["tiles"] == [1.0, 0.0], "a refused game writes nothing of its parts"
