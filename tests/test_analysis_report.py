@@ -4,7 +4,6 @@ escaping, and rendering in a real headless browser (skipped where no Chromium is
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -15,6 +14,7 @@ from markupsafe import escape
 from analysis.report import write_report
 from sim.cli import _main
 from tests.analysis_testkit import write_results
+from tests.browser_kit import FLAGS, chromium
 
 STUDY = """
 [study]
@@ -208,11 +208,7 @@ window.addEventListener("load", function () {
 </script>"""
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
-@pytest.mark.skipif(_chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+@pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
 @pytest.mark.parametrize("which", ["study_dir", "graenaland_dir"])
 def test_report_renders_in_headless_chromium(
     which: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -221,17 +217,7 @@ def test_report_renders_in_headless_chromium(
     page = tmp_path / "check.html"
     # a copy with a probe script appended; the images stay embedded, so the copy is just as self-contained
     page.write_text((study_dir / "report.html").read_text().replace("</body>", CHECK + "</body>"))
-    flags = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--hide-scrollbars",
-    ]
+    flags = [chromium(), *FLAGS]
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
             [*flags, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],

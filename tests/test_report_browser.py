@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,26 +18,10 @@ import pytest
 
 from analysis.report import write_report
 from sim.cli import _main
+from tests.browser_kit import FLAGS, chromium
 
+pytestmark = pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
-pytestmark = pytest.mark.skipif(
-    _chromium() is None, reason="no Chromium installed (apt-get install chromium)"
-)
-
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-]
 
 #: Runs first in <head>: records every error and console.error; at load, checks the verdicts' links,
 #: the page's width and height, the resources fetched and the sortable tables.
@@ -92,7 +75,7 @@ def probe(page: Path, width: int, tmp: Path) -> dict:
     checked.write_text(page.read_text().replace("<head>", "<head>" + PROBE, 1))
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
-            [_chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},900", "--dump-dom",
+            [chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},900", "--dump-dom",
              checked.as_uri()],
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
@@ -104,7 +87,7 @@ def probe(page: Path, width: int, tmp: Path) -> dict:
 def screenshot(url: str, out: Path, size: str = "1400,900") -> Path:
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(
-            [_chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
+            [chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
              f"--screenshot={out}", url],
             capture_output=True, timeout=120, cwd=out.parent,
         )  # fmt: skip
