@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SkaldError(Exception):
     """Bad input from the user: the message names what is wrong and what is allowed."""
@@ -11,11 +13,17 @@ class IllegalChoice(Exception):
     """A strategy (or a replayed record) chose an option the rules do not allow.
 
     Raised by a game's ``apply``; the runner adds the strategy name, game seed and turn.
-    A game may set ``seat`` on the exception (``exc.seat = 2``) when several seats chose
-    at once, so the runner can name the one at fault.
+    ``seat`` names the seat at fault (``IllegalChoice("...", seat=2)``), so the runner can name
+    it when several seats chose at once; ``None`` where no one seat is to blame.
     """
 
-    seat: int | None = None
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickles with its seat (joblib workers hand exceptions back to the parent)
+        return (type(self), (str(self), self.seat))
 
 
 class PlayError(SkaldError):
