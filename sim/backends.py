@@ -35,7 +35,8 @@ from typing import Any
 
 from joblib import Parallel, cpu_count, effective_n_jobs
 
-from sim.errors import SkaldError
+from sim.errors import SkaldError, one_line
+from sim.signals import sigint_ignored
 
 BACKENDS: tuple[str, ...] = ("loky", "dask", "ray")
 DASK_EXTRA = "pip install 'skald[dask]' (or: pip install 'dask[distributed]')"
@@ -189,7 +190,7 @@ def _dask_client(stack: ExitStack, jobs: int, scheduler: str | None) -> tuple[An
     if scheduler is None:
         # The worker processes start with Ctrl-C ignored: it reaches the whole process group, and
         # this process alone should stop (and shut them down) with one clean line.
-        with _sigint_ignored():
+        with sigint_ignored():
             cluster = stack.enter_context(
                 LocalCluster(
                     n_workers=max(1, effective_n_jobs(jobs)),
@@ -204,7 +205,7 @@ def _dask_client(stack: ExitStack, jobs: int, scheduler: str | None) -> tuple[An
     try:
         client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=True))
     except (OSError, TimeoutError, ValueError) as exc:
-        detail = " ".join(str(exc).split()) or type(exc).__name__
+        detail = one_line(exc)
         raise SkaldError(f"cannot reach the Dask scheduler at {scheduler!r}: {detail}") from None
     return client, scheduler
 
@@ -228,7 +229,7 @@ def _ray_session(jobs: int, scheduler: str | None) -> Iterator[tuple[int, str]]:
         owned, described = False, "existing"
     elif scheduler is None:
         owned, described = True, "local"
-        with _sigint_ignored():
+        with sigint_ignored():
             ray.init(num_cpus=max(1, effective_n_jobs(jobs)), include_dashboard=False, **options)
     else:
         owned, described = True, scheduler
@@ -239,7 +240,7 @@ def _ray_session(jobs: int, scheduler: str | None) -> Iterator[tuple[int, str]]:
                 ray.init(address=scheduler, **options)
         except (ConnectionError, TimeoutError, ValueError, RuntimeError) as exc:
             ray.shutdown()
-            raise SkaldError(f"cannot reach the Ray cluster at {scheduler!r}: {_one_line(exc)}") from None
+            raise SkaldError(f"cannot reach the Ray cluster at {scheduler!r}: {one_line(exc)}") from None
     try:
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         yield workers, described
@@ -305,22 +306,4 @@ def _probe_ray_address(address: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
     except OSError as exc:
-        raise SkaldError(f"cannot reach the Ray cluster at {address!r}: {_one_line(exc)}") from None
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT while child processes are started (they inherit it), where signals can be set."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+        raise SkaldError(f"cannot reach the Ray cluster at {address!r}: {one_line(exc)}") from None

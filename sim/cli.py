@@ -10,11 +10,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 import sys
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,8 +21,9 @@ from rich.table import Table
 from typer.core import TyperCommand
 
 from sim import seats as seating
-from sim.errors import SkaldError
+from sim.errors import SkaldError, one_line
 from sim.games import GAMES, get_game
+from sim.signals import stop_on_sigterm
 
 try:  # recent typer vendors click as typer._click; older versions use click itself
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -215,7 +213,7 @@ def run_command(
     from sim.resume import RunInterrupted
 
     try:
-        with _stop_on_sigterm():
+        with stop_on_sigterm():
             summary = run(config, on_note=None if quiet else _note, on_start=started)
     except RunInterrupted as exc:  # typer would turn a KeyboardInterrupt into a bare Exit(130)
         raise Resumable(str(exc)) from None
@@ -574,7 +572,7 @@ def study_command(
     jobs_note = check_jobs(jobs) if jobs is not None else None
     options = {"games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume}
     try:
-        with _stop_on_sigterm():
+        with stop_on_sigterm():
             if all_:
                 _run_all_studies(studies, out_dir, quiet, jobs_note, options)
                 return
@@ -632,25 +630,7 @@ def _check_study(spec: Any, games: int | None) -> None:
 
 
 def _note(text: str) -> None:
-    print(f"note: {_one_line(text)}", file=sys.stderr, flush=True)
-
-
-@contextmanager
-def _stop_on_sigterm() -> Iterator[None]:
-    """Treat SIGTERM (``kill``, a batch system) like Ctrl-C during a run: stop, keep it resumable."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    print(f"note: {one_line(text)}", file=sys.stderr, flush=True)
 
 
 def _announce(planned: Any, index: int, total: int) -> None:
@@ -771,14 +751,10 @@ def replay_command(
     replay(results, game_id, echo=lambda line: print(line, flush=False))
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 def _fail(message: str, code: int, exc: BaseException | None = None) -> int:
     if exc is not None and os.environ.get("SKALD_DEBUG"):
         traceback.print_exception(exc, file=sys.stderr)
-    print(f"error: {_one_line(message)}", file=sys.stderr, flush=True)
+    print(f"error: {one_line(message)}", file=sys.stderr, flush=True)
     return code
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from sim.errors import SkaldError
+from sim.errors import SkaldError, one_line
 
 T = TypeVar("T")
 
@@ -356,5 +356,5 @@ def load_data_file(
         reconstructed = validate(doc, schema)
         return build(doc, path, hashlib.sha1(raw).hexdigest(), reconstructed)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
-        message = " ".join(str(exc).split())  # one line, whatever the exception said
+        message = one_line(exc, "")  # whatever the exception said
         raise SkaldError(f"data file {str(path)!r} is malformed: {message}") from None

@@ -32,3 +32,12 @@ class PlayError(SkaldError):
     The message names the strategy spec, the seat, the game seed and the turn, so the
     game can be replayed alone (``seed`` is the game seed of the ``games`` table).
     """
+
+
+def one_line(text: object, empty: str | None = None) -> str:
+    """``text`` (an exception, a message) on one line, runs of white space made one space: errors and
+    notes are printed as one line each.  ``empty`` stands in for a blank message (by default an
+    exception's type name, or nothing)."""
+    if empty is None:
+        empty = type(text).__name__ if isinstance(text, BaseException) else ""
+    return " ".join(str(text).split()) or empty

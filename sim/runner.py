@@ -34,7 +34,7 @@ import pyarrow as pa
 import sim
 from sim import rules as rulebook
 from sim import seats as seating
-from sim.errors import IllegalChoice, PlayError, SkaldError
+from sim.errors import IllegalChoice, PlayError, SkaldError, one_line
 from sim.game import Game, Result
 from sim.games import GAMES
 from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
@@ -598,7 +598,7 @@ def _load_data(game: Game, data: str | Path | None) -> Any:
     except RecursionError:
         raise SkaldError(f"data file {str(data)!r} is malformed: nested too deeply") from None
     except Exception as exc:
-        detail = " ".join(str(exc).split())
+        detail = one_line(exc, "")
         raise SkaldError(
             f"data file {str(data)!r} is malformed: {type(exc).__name__}: {detail}"[:400]
         ) from None
@@ -819,7 +819,7 @@ def run(
         ) from None
     except Exception as exc:
         workspace.release()
-        detail = " ".join(str(exc).split()) or "no message"
+        detail = one_line(exc, "no message")
         raise RunStopped(
             f"the run stopped: {type(exc).__name__}: {detail}"[:600]
             + f"; the finished chunks are kept in {str(partial)!r}: fix the cause and rerun with --resume"
