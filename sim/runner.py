@@ -633,6 +633,8 @@ class Prepared:
     out: Path
     chunk_size: int
     chunks: list[tuple[int, int, int]]
+    #: the note that ``games`` was rounded up to whole blocks of seatings (None when not rounded)
+    rounding: str | None = None
 
     def identity(self) -> dict[str, Any]:
         """What determines the records: a resumed run must match it exactly."""
@@ -684,6 +686,10 @@ def prepare(config: RunConfig) -> Prepared:
         raise SkaldError(f"--out {str(out)!r} does not name a folder (give a folder name, e.g. results/run1)")
     chunk_size = config.chunk_size or default_chunk_size(games, planned_workers(config))
     prep = Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
+    if games != config.games:
+        size = seating.block_size(plan.seats, plan.players, [s.text for s in plan.specs])
+        prep.rounding = (f"--games {config.games} rounded up to {games}"
+                         f" (whole blocks of {size} for --seats {plan.seats})")
     prep.plan = replace(plan, run_id=run_id(prep.identity()))
     return prep
 

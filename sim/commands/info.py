@@ -1,0 +1,192 @@
+"""``skald games``, ``strategies``, ``rules`` and ``records``: what is registered, what a game's
+strategies and rule switches are, and what every column of its records holds."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from sim.commands.base import GameCommand, app, out
+from sim.games import GAMES, get_game
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the registered games (plug-ins of the skald.games entry points) and their player counts."""
+    table = Table(title="games")
+    for name in ("game", "what it is", "players", "rule switches", "max decisions"):
+        table.add_column(name)
+    for name in sorted(GAMES):
+        try:
+            game = get_game(name)
+        except Exception as exc:  # a registered game that cannot be imported yet
+            why = f"unavailable: {type(exc).__name__}: {exc}"
+            table.add_row(name, GAMES[name].description, "-", "-", why)
+            continue
+        table.add_row(
+            name,
+            GAMES[name].description,
+            f"{game.min_players}-{game.max_players}",
+            ", ".join(s.name for s in game.rule_switches) or "-",
+            str(game.default_max_decisions),
+        )
+    out.print(table)
+
+
+@app.command("strategies", cls=GameCommand)
+def strategies_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+    """List the built-in strategies that play GAME, and their parameters."""
+    from strategies.registry import builtin_names, parse_spec
+
+    spec = get_game(game)
+    table = Table(title=f"strategies for {spec.name} (or your own: package.module:Class[:key=value...])")
+    for name in ("strategy", "class", "parameters (key=default)", "about"):
+        table.add_column(name)
+    for name in builtin_names(spec.name):
+        cls = parse_spec(name, spec.name).cls
+        params = ", ".join(f"{k}={d!r} ({t.__name__})" for k, (t, d) in cls.params.items()) or "-"
+        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        table.add_row(name, f"{cls.__module__}:{cls.__qualname__}", params, about)
+    out.print(table)
+
+
+@app.command("rules", cls=GameCommand)
+def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
+    """List GAME's rule switches (--rule NAME=VALUE) with defaults, choices and rulings."""
+    spec = get_game(game)
+    table = Table(title=f"rule switches of {spec.name}", show_lines=True)
+    for name in ("rule", "default", "choices", "ruling"):
+        table.add_column(name)
+    for switch in spec.rule_switches:
+        choices = ", ".join(map(str, switch.choices)) or "any"
+        table.add_row(switch.name, str(switch.default), choices, switch.doc)
+    if not spec.rule_switches:
+        out.print(f"{spec.name} has no rule switches")
+        return
+    out.print(table)
+
+
+#: what every fixed column of the three tables holds (the game's action and score-part columns aside)
+COLUMN_DOCS: dict[str, dict[str, str]] = {
+    "games": {
+        "run": "the run: a hash of its configuration and seed (copies of one run share it)",
+        "game": "the game's name",
+        "game_id": "the game's index in the run (0, 1, ...), unique within the run",
+        "base_game": "the index its game seed derives from (shared by the seatings of one deal)",
+        "game_seed": "the game's seed: `skald replay` plays the game again from it",
+        "rules_hash": "sha1 of the game's name, every rule value and the data file's hash",
+        "players": "players in the game",
+        "decisions": "decisions made (an errored game: those before the failing one)",
+        "truncated": "the game did not reach its end (the decision cap, or an error)",
+        "winner": "the sole winner's seat; null on a tie and in a truncated game",
+        "winners": "the seats sharing the win; empty in a truncated game",
+        "winner_strategy": "the sole winner's strategy spec; else null",
+        "errored": "a strategy raised or chose illegally (--on-error continue)",
+        "error": "the error message (strategy, seat, game seed, turn); null if none",
+        "error_seat": "the seat whose strategy failed; null if none",
+        "error_turn": "the decision (turn) that failed; null if none",
+        "error_strategy": "the failing strategy's spec; null if none",
+    },
+    "seats": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "seat": "the seat (0 = first player)",
+        "strategy": "the strategy spec playing the seat",
+        "strategy_index": "the strategy's position in --strategies",
+        "score": "the seat's final score",
+        "rank": "1 = best; tied seats share a rank",
+        "won": "the seat has a share of the win",
+        "win_share": "1/k for each of k tied winners; 0 otherwise and in truncated games",
+    },
+    "turns": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "turn": "the decision's index within its game (0, 1, ...)",
+        "seat": "the seat that decided",
+        "kind": "the action kind: which action columns the row fills (the others are -1)",
+        "score": "the deciding seat's score after the decision",
+        "scores": "every seat's score after the decision, by seat",
+    },
+}
+
+
+@app.command("records", cls=GameCommand)
+def records_command(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables (for the docs).")
+    ] = False,
+) -> None:
+    """The columns of GAME's records: each action kind with the action columns it fills, and what every
+    column of the games, seats and turns tables holds."""
+    spec = get_game(game)
+    for title, header, rows in _record_tables(spec):
+        if markdown:
+            print(f"### {title}\n")
+            print("| " + " | ".join(header) + " |")
+            print("|" + "---|" * len(header))
+            for row in rows:
+                print("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+            print()
+            continue
+        table = Table(title=title)
+        for name in header:
+            table.add_column(name)
+        for row in rows:
+            table.add_row(*row)
+        out.print(table, markup=False, highlight=False)
+
+
+def _type_name(kind: Any) -> str:
+    """An Arrow type as the README writes it: float64 (not double), list of int64."""
+    if hasattr(kind, "value_type"):
+        return f"list of {_type_name(kind.value_type)}"
+    return "float64" if str(kind) == "double" else str(kind)
+
+
+def _record_tables(spec: Any) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, header, rows) of each table ``skald records`` prints for the game ``spec``: its action
+    kinds, its action columns, then every column of the three tables.  A game that does not declare
+    ``action_kinds`` or ``action_docs`` yet is said to, in the rows they would fill."""
+    from sim.tables import games_schema, seats_schema, turns_schema
+
+    name, fields = spec.name, list(spec.action_fields)
+    kinds: dict[str, tuple[str, ...]] | None = getattr(spec, "action_kinds", None)
+    docs: dict[str, str] | None = getattr(spec, "action_docs", None)
+    if kinds is None:
+        kind_rows = [["-", f"{name} does not declare its action kinds (action_kinds)"]]
+    else:
+        kind_rows = [[kind, ", ".join(columns) or "-"] for kind, columns in kinds.items()]
+    column_rows = []
+    for field in fields:
+        if docs is None:
+            meaning = f"{name} does not declare its action columns' meanings (action_docs)"
+        else:
+            meaning = docs.get(field, "(no line in action_docs)")
+        users = "?" if kinds is None else ", ".join(k for k, cols in kinds.items() if field in cols) or "-"
+        column_rows.append([field, meaning, users])
+    every = []
+    for table, schema in (
+        ("games", games_schema()),
+        ("seats", seats_schema(spec.part_fields)),
+        ("turns", turns_schema(fields)),
+    ):
+        for column in schema:
+            if table == "turns" and column.name in fields:
+                meaning = "an action column (above)"
+            elif table == "seats" and column.name in spec.part_fields:
+                meaning = f"a {name} score part or play statistic"
+            else:
+                meaning = COLUMN_DOCS[table][column.name]
+            every.append([table, column.name, _type_name(column.type), meaning])
+    return [
+        (f"{name} turns: action kinds (a column a kind does not fill is -1 in its rows)",
+         ["kind", "action columns it fills"], kind_rows),
+        (f"{name} turns: action columns (int64)", ["column", "meaning", "filled by"], column_rows),
+        (f"{name} records: the columns of the games, seats and turns tables",
+         ["table", "column", "type", "meaning"], every),
+    ]

@@ -1,0 +1,70 @@
+"""``skald report``, ``compare`` and ``replay``: pages from records, and one game played again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.commands.base import ResultFolders, TitleOpt, app
+
+
+@app.command("report")
+def report_command(
+    results: ResultFolders,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/report.html)."),
+    ] = None,
+    title: TitleOpt = None,
+) -> None:
+    """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
+    from analysis.report import check_output, write_report
+    from analysis.runs import find_runs, read_manifest
+    from sim.tables import check_run_parts
+
+    target = check_output(output if output is not None else results[0] / "report.html")
+    for folder in find_runs(results):
+        tables = read_manifest(folder).get("tables", {})
+        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
+    print(f"report: {write_report(results, target, title=title)}")
+
+
+@app.command("compare")
+def compare_command(
+    results: Annotated[
+        list[Path],
+        typer.Argument(help="Two or more run folders of one game; each is compared with the first."),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/compare.html)."),
+    ] = None,
+    title: TitleOpt = None,
+) -> None:
+    """Compare runs of one game (two rule sets, strategy mixes or data files): every metric's difference
+    with the first run, paired where the runs share seeds, the verdict first; then each run's report."""
+    from analysis.report import check_output, write_report
+    from analysis.runs import find_runs, read_manifest
+    from sim.tables import check_run_parts
+
+    target = check_output(output if output is not None else results[0] / "compare.html")
+    for folder in find_runs(results):
+        tables = read_manifest(folder).get("tables", {})
+        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
+    print(f"report: {write_report(results, target, title=title, compare=True)}")
+
+
+@app.command("replay")
+def replay_command(
+    results: Annotated[Path, typer.Argument(help="A run folder written by `skald run`.")],
+    game_id: Annotated[int, typer.Option("--game", "-g", help="The game_id of the game to replay.")],
+) -> None:
+    """Re-simulate one game from its stored seed, print it turn by turn and check it against the records.
+
+    Exit code 0 when the replay matches the stored games, seats and turns rows, 1 when it does not.
+    """
+    from sim.replay import replay
+
+    replay(results, game_id, echo=lambda line: print(line, flush=False))

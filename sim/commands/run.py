@@ -1,0 +1,161 @@
+"""``skald run``: play games between strategies and write their records."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim import seats as seating
+from sim.commands.base import (
+    GameArg,
+    GameCommand,
+    Quiet,
+    Resumable,
+    app,
+    command_line,
+    default_players,
+    note,
+    out,
+)
+from sim.games import get_game
+from sim.signals import stop_on_sigterm
+
+Players = Annotated[
+    int | None, typer.Option("--players", "-p", help="Players per game (default: min(4, max players)).")
+]
+Games = Annotated[int, typer.Option("--games", "-g", help="Number of games to play.")]
+Strategies = Annotated[
+    str | None,
+    typer.Option(
+        "--strategies",
+        "-s",
+        help="Comma-separated strategy specs, one per player, or one for all seats"
+        " (NAME, NAME:key=value, package.module:Class) (default: greedy,random,... repeated).",
+    ),
+]
+Seats = Annotated[str, typer.Option("--seats", help=f"Seat assignment: {' | '.join(seating.MODES)}.")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes: 1 or more, or -1 = all cores.")]
+Seed = Annotated[int, typer.Option("--seed", help="Root seed; each game's seed derives from it.")]
+Out = Annotated[
+    Path | None, typer.Option("--out", "-o", help="Output folder (default: results/GAME-Np-Gg-seedS).")
+]
+Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing output folder.")]
+Rules = Annotated[
+    list[str] | None, typer.Option("--rule", help="Rule switch NAME=VALUE (repeatable; see `skald rules`).")
+]
+Data = Annotated[
+    Path | None, typer.Option("--data", help="Component data file or folder instead of the packaged one.")
+]
+MaxDecisions = Annotated[
+    int | None, typer.Option("--max-decisions", help="Truncate a game after this many decisions.")
+]
+ChunkSize = Annotated[
+    int | None,
+    typer.Option("--chunk-size", help="Games per Parquet part (default: ceil(games/64), at most 250)."),
+]
+Resume = Annotated[
+    bool,
+    typer.Option(
+        "--resume", help="Finish an interrupted run of the same options (plays only the missing chunks)."
+    ),
+]
+OnError = Annotated[
+    str,
+    typer.Option(
+        "--on-error",
+        help="continue: record a game whose strategy fails as errored and go on; stop: fail the run.",
+    ),
+]
+Backend = Annotated[
+    str | None, typer.Option("--backend", help="loky (worker processes here), dask or ray (default: loky).")
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Dask scheduler (tcp://host:8786, implies --backend dask) or, with --backend ray, a Ray"
+        " cluster (ray://host:10001 or auto); default: a local cluster.",
+    ),
+]
+Gather = Annotated[
+    bool,
+    typer.Option("--gather", help="Workers send their parts back to be written here (no shared filesystem)."),
+]
+
+
+@app.command("run", cls=GameCommand)
+def run_command(
+    game: GameArg,
+    players: Players = None,
+    games: Games = 200,
+    strategies: Strategies = None,
+    seats: Seats = seating.DEFAULT_MODE,
+    jobs: Jobs = -1,
+    seed: Seed = 42,
+    out_dir: Out = None,
+    overwrite: Overwrite = False,
+    rule: Rules = None,
+    data: Data = None,
+    max_decisions: MaxDecisions = None,
+    chunk_size: ChunkSize = None,
+    quiet: Quiet = False,
+    resume: Resume = False,
+    on_error: OnError = "continue",
+    backend: Backend = None,
+    scheduler: Scheduler = None,
+    gather: Gather = False,
+) -> None:
+    """Play GAMES games and write games/, seats/, turns/ Parquet parts and manifest.json."""
+    from sim import rules as rulebook
+    from sim.backends import check_jobs
+    from sim.report import print_summary
+    from sim.resume import RunInterrupted
+    from sim.runner import Prepared, RunConfig, run
+
+    n = players if players is not None else default_players(get_game(game))
+    jobs_note = check_jobs(jobs)
+    config = RunConfig(
+        command=shlex.join(command_line) if command_line else None,
+        game=game,
+        players=n,
+        games=games,
+        seats=seats,
+        jobs=jobs,
+        seed=seed,
+        out=out_dir,
+        strategies=strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n],
+        rules=rulebook.parse_assignments(rule or []),
+        data=data,
+        max_decisions=max_decisions,
+        chunk_size=chunk_size,
+        overwrite=overwrite,
+        progress=not quiet,
+        on_error=on_error,
+        resume=resume,
+        backend=backend if backend is not None else ("dask" if scheduler is not None else "loky"),
+        scheduler=scheduler,
+        gather=gather,
+    )
+
+    def started(prepared: Prepared) -> None:
+        """The notes that must not come before an error: said once every check has passed."""
+        if prepared.rounding is not None:  # said even with --quiet: the run plays more games than asked
+            note(prepared.rounding)
+        if jobs_note is not None and scheduler is None:
+            note(jobs_note)
+
+    try:
+        with stop_on_sigterm():
+            summary = run(config, on_note=None if quiet else note, on_start=started)
+    except RunInterrupted as exc:  # typer would turn a KeyboardInterrupt into a bare Exit(130)
+        raise Resumable(str(exc)) from None
+    if not quiet and not summary.already_complete:
+        print_summary(summary, out)
+    if summary.errored:
+        note(
+            f"{summary.errored:,} of {summary.games:,} games errored (kept in the records: games.errored,"
+            f" error, error_seat, error_turn); first: {summary.first_error}"
+        )
