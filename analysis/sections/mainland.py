@@ -9,6 +9,7 @@ from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    Table,
     col,
     interval,
     num,
@@ -16,6 +17,7 @@ from analysis.sections.blocks import (
     players_words,
     table,
 )
+from analysis.sections.tables import mean_columns
 
 
 def mainland_score_section(runs: Runs) -> Section:
@@ -35,8 +37,7 @@ def mainland_score_section(runs: Runs) -> Section:
     frame = scores.margins(runs).select("players", "margin")
     stats_cols = [
         ("n", col("n")),
-        ("mean", col("mean", lambda x: num(x, 1))),
-        ("95% interval", lambda r: interval(r["low"], r["high"])),
+        *mean_columns(),
         ("sd", col("sd", lambda x: num(x, 1))),
         ("p10", col("p10", lambda x: num(x, 1))),
         ("median", col("median", lambda x: num(x, 1))),
@@ -96,10 +97,8 @@ def mainland_score_section(runs: Runs) -> Section:
     )
 
 
-def mainland_points_section(runs: Runs) -> Section:
-    sources = scores.point_sources(runs, ("players", "strategy")).sort("players", "strategy", "source")
-    overall = scores.point_sources(runs, ("players",)).sort("players", "source")
-    size = scores.mainland_size(runs, ("players", "strategy"))
+def _points_reading(overall: pl.DataFrame, size: pl.DataFrame) -> str:
+    """The sources' shares at the largest player count and the strategy with the largest Mainland."""
     biggest = overall.filter(pl.col("players") == overall["players"].max())
     share = {r["source"]: r["share"] for r in biggest.iter_rows(named=True)}
     s = (
@@ -107,7 +106,7 @@ def mainland_points_section(runs: Runs) -> Section:
         .sort(["mean", "strategy"], descending=[True, False])
         .row(0, named=True)
     )
-    reading = (
+    return (
         f"At {biggest['players'][0]} players, Mainland tiles give {pct(share.get('mainland_tiles'))} of "
         f"all points, "
         f"items inside the Mainland {pct(share.get('mainland_items'))} and items in minor territories "
@@ -115,78 +114,90 @@ def mainland_points_section(runs: Runs) -> Section:
         f"tiles "
         f"{interval(s['low'], s['high'])}."
     )
+
+
+def _points_charts(sources: pl.DataFrame, size: pl.DataFrame) -> list[Chart]:
+    return [
+        Chart(
+            "point-sources",
+            charts.png(
+                charts.grouped_means(
+                    sources,
+                    "strategy",
+                    "label",
+                    "mean points per seat and game",
+                    "Points by source (bars: mean; error bars: 95% interval)",
+                )
+            ),
+            "Points by source and strategy",
+        ),
+        Chart(
+            "mainland-size",
+            charts.png(
+                charts.grouped_means(
+                    size.with_columns(pl.lit("Mainland size").alias("series")),
+                    "strategy",
+                    "series",
+                    "Mainland size (tiles)",
+                    "Mainland size by strategy",
+                )
+            ),
+            "Mainland size by strategy",
+        ),
+    ]
+
+
+def _points_tables(overall: pl.DataFrame, sources: pl.DataFrame, size: pl.DataFrame) -> list[Table]:
+    return [
+        table(
+            "Share of points by source",
+            overall,
+            [
+                ("players", col("players")),
+                ("source", col("label")),
+                ("share of points", col("share", pct)),
+                *mean_columns(header="mean points"),
+            ],
+        ),
+        table(
+            "Points by source and strategy",
+            sources,
+            [
+                ("players", col("players")),
+                ("strategy", col("strategy")),
+                ("source", col("label")),
+                ("share", col("share", pct)),
+                *mean_columns(header="mean points"),
+            ],
+        ),
+        table(
+            "Mainland size (tiles)",
+            size,
+            [
+                ("players", col("players")),
+                ("strategy", col("strategy")),
+                ("seats", col("n")),
+                *mean_columns(),
+                ("median", col("median", lambda x: num(x, 0))),
+                ("max", col("max", lambda x: num(x, 0))),
+            ],
+        ),
+    ]
+
+
+def mainland_points_section(runs: Runs) -> Section:
+    """How big Mainlands get and where the points come from (tiles, Mainland items, minor territories)."""
+    sources = scores.point_sources(runs, ("players", "strategy")).sort("players", "strategy", "source")
+    overall = scores.point_sources(runs, ("players",)).sort("players", "source")
+    size = scores.mainland_size(runs, ("players", "strategy"))
     return Section(
         "mainland-points",
         "Where Mainland points come from",
         "How big do Mainlands get, and which share of the points comes from tiles, Mainland items and minor "
         "territories?",
-        reading,
-        charts=[
-            Chart(
-                "point-sources",
-                charts.png(
-                    charts.grouped_means(
-                        sources,
-                        "strategy",
-                        "label",
-                        "mean points per seat and game",
-                        "Points by source (bars: mean; error bars: 95% interval)",
-                    )
-                ),
-                "Points by source and strategy",
-            ),
-            Chart(
-                "mainland-size",
-                charts.png(
-                    charts.grouped_means(
-                        size.with_columns(pl.lit("Mainland size").alias("series")),
-                        "strategy",
-                        "series",
-                        "Mainland size (tiles)",
-                        "Mainland size by strategy",
-                    )
-                ),
-                "Mainland size by strategy",
-            ),
-        ],
-        tables=[
-            table(
-                "Share of points by source",
-                overall,
-                [
-                    ("players", col("players")),
-                    ("source", col("label")),
-                    ("share of points", col("share", pct)),
-                    ("mean points", col("mean", lambda x: num(x, 1))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"])),
-                ],
-            ),
-            table(
-                "Points by source and strategy",
-                sources,
-                [
-                    ("players", col("players")),
-                    ("strategy", col("strategy")),
-                    ("source", col("label")),
-                    ("share", col("share", pct)),
-                    ("mean points", col("mean", lambda x: num(x, 1))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"])),
-                ],
-            ),
-            table(
-                "Mainland size (tiles)",
-                size,
-                [
-                    ("players", col("players")),
-                    ("strategy", col("strategy")),
-                    ("seats", col("n")),
-                    ("mean", col("mean", lambda x: num(x, 1))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"])),
-                    ("median", col("median", lambda x: num(x, 0))),
-                    ("max", col("max", lambda x: num(x, 0))),
-                ],
-            ),
-        ],
+        _points_reading(overall, size),
+        charts=_points_charts(sources, size),
+        tables=_points_tables(overall, sources, size),
         notes=[
             "A seat's score is exactly Mainland tiles + Mainland items + minor-territory items; shares are "
             "ratios of sums over all seats of the group."
@@ -238,8 +249,7 @@ def mainland_play_section(runs: Runs) -> Section:
                     ("players", col("players")),
                     ("strategy", col("strategy")),
                     ("statistic", col("label")),
-                    ("mean", col("mean", lambda x: num(x, 2))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"], digits=2)),
+                    *mean_columns(digits=2),
                     ("max", col("max", lambda x: num(x, 0))),
                 ],
             )
