@@ -7,47 +7,75 @@ finished chunk in ``OUT.partial`` (``sim.resume``, so a stopped run can be resum
 that folder to ``OUT`` at the end.  Chunking depends only on the number of games, never on
 ``jobs`` or the backend, so every way of running writes byte-identical parts.  A game whose
 strategy fails is recorded as errored (``on_error="continue"``) or fails the run (``"stop"``).
+
+The run's configuration and plan are ``sim.plan``'s, its manifest ``sim.manifest``'s and its totals
+``sim.summary``'s; this module re-exports their names that callers know it by.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import json
-import math
-import os
-import platform
-import shutil
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from importlib import metadata
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
-import sim
-from sim import rules as rulebook
 from sim import seats as seating
 from sim.errors import IllegalChoice, PlayError, SkaldError, one_line
 from sim.game import Game, Result
-from sim.games import GAMES
+from sim.manifest import (
+    code_identity,
+    commit_folder,
+    manifest,
+    missing_ancestor,
+    remove_empty,
+    versions,
+    write_json,
+)
+from sim.plan import (
+    CLUSTER_WORKERS,
+    CODE_PACKAGES,
+    CODE_ROOT,
+    MAX_CHUNK,
+    MIN_PART,
+    ON_ERROR,
+    TARGET_CHUNKS,
+    Prepared,
+    RunConfig,
+    RunPlan,
+    check_out,
+    check_players,
+    chunk_ranges,
+    default_chunk_size,
+    default_out,
+    expand_strategies,
+    load_game,
+    make_plan,
+    planned_workers,
+    prepare,
+    resolve_game,
+    run_id,
+)
 from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
-from sim.seeding import MAX_SEED, game_seed, state_seed, streams
-from sim.tables import GameRows, PartKey, TurnLog, part_bytes, part_name, write_part, write_part_bytes
-from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
+from sim.seeding import game_seed, state_seed, streams
+from sim.summary import ChunkSummary, RunSummary, summarize
+from sim.tables import GameRows, TurnLog, part_bytes, part_name, write_part, write_part_bytes
+from strategies.registry import StrategySpec
 
-MAX_CHUNK = 250
-TARGET_CHUNKS = 64
-MIN_PART = 100
+#: the runner's own names, and those of ``sim.plan`` and ``sim.manifest`` that callers know it by
+__all__ = [
+    "CLUSTER_WORKERS", "CODE_PACKAGES", "CODE_ROOT", "MAX_CHUNK", "MIN_PART", "ON_ERROR", "TARGET_CHUNKS",
+    "ChunkSummary", "GameFailure", "GameOutcome", "Played", "Prepared", "RunConfig", "RunPlan", "RunSummary",
+    "check_out", "check_players", "chunk_ranges", "code_identity", "default_chunk_size", "default_out",
+    "expand_strategies", "load_game", "make_plan", "planned_workers", "play_game", "play_indexed", "prepare",
+    "resolve_game", "run", "run_id", "simulate_chunk", "versions",
+]
+
 #: seconds between a worker's notes of the games done in its chunk, and between the progress bar's reads
 PROGRESS_SECONDS = 0.5
-CLUSTER_WORKERS = 16
 
 
 @dataclass(slots=True)
@@ -212,83 +240,6 @@ def _refused(
 # --------------------------------------------------------------------------- plans and chunks
 
 
-ON_ERROR: tuple[str, ...] = ("continue", "stop")
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """Everything a worker needs to play any game of a run (picklable, sent with every chunk)."""
-
-    game_ref: str | Game  # module path exposing GAME (registered games) or the game object itself
-    game_name: str
-    players: int
-    rules: dict[str, Any]
-    data: Any
-    specs: tuple[StrategySpec, ...]  # by strategy index (position in --strategies)
-    seats: str
-    seed: int
-    max_decisions: int
-    rules_hash: str
-    action_fields: tuple[str, ...]
-    part_fields: tuple[str, ...]
-    on_error: str = "continue"  # continue: record a failed game as errored; stop: raise GameFailure
-    #: the records' ``run`` column (``run_id``: set by ``prepare``; empty for plans that write nothing)
-    run_id: str = ""
-
-    @property
-    def part_key(self) -> PartKey:
-        """The key columns and metadata of this run's parts."""
-        return PartKey(self.run_id, self.game_name, self.rules_hash)
-
-    def part_tables(self, rows: GameRows, turns: TurnLog) -> dict[str, pa.Table]:
-        """The three tables of what ``rows`` and ``turns`` hold, keyed and stamped as this run's parts."""
-        key = self.part_key
-        return {
-            "games": rows.games_table(key),
-            "seats": rows.seats_table(key),
-            "turns": turns.table(self.action_fields, self.players, key),
-        }
-
-
-@dataclass
-class ChunkSummary:
-    """What a chunk reports back: counts and win shares, never the records (unless gathered)."""
-
-    chunk: int
-    games: int = 0
-    decisions: int = 0
-    truncated: int = 0  # games cut short, errored ones included (like the games table's column)
-    errored: int = 0
-    turns: int = 0
-    share_by_index: list[float] = field(default_factory=list)  # summed win share per strategy index
-    share_by_seat: list[float] = field(default_factory=list)  # summed win share per seat
-    seconds: float = 0.0
-    first_error: str | None = None  # message of the chunk's first errored game
-    parts: dict[str, bytes] | None = None  # the Parquet parts' bytes, when the caller writes them
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary without the parts, as a JSON object (the resume log's line)."""
-        doc = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "parts"}
-        return doc
-
-    @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> ChunkSummary:
-        known = {k: doc[k] for k in cls.__dataclass_fields__ if k in doc and k != "parts"}
-        return cls(**known)
-
-
-@lru_cache(maxsize=8)
-def _import_game(ref: str) -> Game:
-    """The game at ``"module:attribute"`` (a plug-in's ``game``), or ``module.GAME`` for a bare module."""
-    module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr or "GAME")
-
-
-def resolve_game(ref: str | Game) -> Game:
-    """The game behind a plan's ``game_ref``."""
-    return _import_game(ref) if isinstance(ref, str) else ref
-
-
 def simulate_chunk(
     plan: RunPlan, chunk: int, start: int, stop: int, out: Path | None, gather: bool = False
 ) -> ChunkSummary:
@@ -403,303 +354,7 @@ def _shares(outcome: GameOutcome, n: int) -> list[float]:
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
 
 
-def default_chunk_size(games: int, workers: int = 1) -> int:
-    """Games per chunk (and so per Parquet part) when ``--chunk-size`` is not given.
-
-    At least ``MIN_PART`` games, since each part costs a file per table to write, list and read; fewer
-    only where two chunks per worker need them (so that no worker waits while another has two to
-    play); at least ``games / TARGET_CHUNKS`` (a large run keeps a resume granularity and progress
-    steps of about 1/64), and at most ``MAX_CHUNK`` (a chunk's records are held in memory).  A run's
-    records do not depend on it: only how they are cut into parts.
-    """
-    wanted = max(math.ceil(games / TARGET_CHUNKS), min(MIN_PART, math.ceil(games / (2 * max(1, workers)))))
-    return max(1, min(MAX_CHUNK, wanted))
-
-
-def planned_workers(config: RunConfig) -> int:
-    """How many workers ``config`` will play on: ``--jobs`` (-1: every core here), or for a cluster named by
-    ``--scheduler`` ``CLUSTER_WORKERS`` (its size is not known before it is reached)."""
-    if config.scheduler is not None:
-        return CLUSTER_WORKERS
-    return max(1, os.cpu_count() or 1) if config.jobs < 0 else max(1, config.jobs)
-
-
-def chunk_ranges(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
-    """``(chunk number, first game, end game)`` covering ``0..games-1``."""
-    return [(c, start, min(start + chunk_size, games)) for c, start in enumerate(range(0, games, chunk_size))]
-
-
-# --------------------------------------------------------------------------- configuration
-
-
-@dataclass
-class RunConfig:
-    """A run as the command line describes it (``game`` may also be a ``Game`` object)."""
-
-    game: str | Game
-    players: int
-    games: int
-    strategies: list[str]
-    seats: str = seating.DEFAULT_MODE
-    jobs: int = -1
-    seed: int = 42
-    out: str | Path | None = None
-    rules: dict[str, Any] = field(default_factory=dict)
-    data: str | Path | None = None
-    max_decisions: int | None = None
-    chunk_size: int | None = None
-    overwrite: bool = False
-    progress: bool = True
-    #: continue: a game whose strategy fails is recorded as errored; stop: the run fails
-    on_error: str = "continue"
-    #: take up the finished chunks of an interrupted run of the same configuration (OUT.partial)
-    resume: bool = False
-    backend: str = "loky"  # loky | dask (see sim.backends)
-    scheduler: str | None = None  # Dask scheduler address; None: a local cluster (dask backend)
-    gather: bool = False  # workers send their parts back and this process writes them
-    #: the command line that started the run, as the user typed it (for the manifest; None from Python)
-    command: str | None = None
-
-
-@dataclass
-class RunSummary:
-    """What ``run`` reports: totals, win shares and where the records are."""
-
-    out: Path
-    game: str
-    players: int
-    games: int
-    games_requested: int
-    decisions: int
-    truncated: int
-    turns: int
-    wall_seconds: float
-    games_per_second: float
-    strategies: list[dict[str, Any]]  # strategy, seat_games, wins, win_rate
-    seats: list[dict[str, Any]]  # seat, games, wins, win_rate
-    manifest: dict[str, Any]
-    errored: int = 0  # games whose strategy failed (counted in truncated too)
-    first_error: str | None = None
-    resumed_chunks: int = 0  # chunks taken from an earlier, interrupted attempt
-    already_complete: bool = False  # --resume found OUT finished: nothing was played
-
-
-def load_game(game: str | Game) -> tuple[Game, str | Game]:
-    """(game object, reference a worker can resolve) for a registered name or a game object."""
-    if isinstance(game, str):
-        from sim.games import get_game
-
-        obj = get_game(game)
-        return obj, GAMES[game].game
-    return game, game
-
-
-def check_players(game: Game, players: int) -> None:
-    """Refuse a player count outside ``game.min_players..game.max_players``."""
-    if not game.min_players <= players <= game.max_players:
-        raise SkaldError(
-            f"{game.name} is played by {game.min_players} to {game.max_players} players, not {players}"
-        )
-
-
-def expand_strategies(texts: Sequence[str], players: int) -> list[str]:
-    """The spec texts per strategy index; a single spec means every seat plays it (an empty entry is an
-    error naming its position)."""
-    check_entries(texts)
-    texts = [t.strip() for t in texts]
-    if len(texts) == 1:
-        texts = texts * players
-    if len(texts) != players:
-        raise SkaldError(
-            f"{len(texts)} strategies given for {players} players"
-            " (give one per player, comma-separated, or a single one for all seats)"
-        )
-    return texts
-
-
-def make_plan(
-    game: str | Game,
-    players: int,
-    strategies: Sequence[str],
-    *,
-    seats: str = seating.DEFAULT_MODE,
-    seed: int = 42,
-    rules: dict[str, Any] | None = None,
-    data: str | Path | None = None,
-    max_decisions: int | None = None,
-    on_error: str = "continue",
-) -> tuple[RunPlan, dict[str, Any]]:
-    """Validate a run's inputs; return the plan and the data file used.
-
-    The data description holds ``path`` (as given; None for the packaged file), ``file``
-    (the file actually read, when known) and its ``sha1``.
-    """
-    obj, ref = load_game(game)
-    check_players(obj, players)
-    seating.check_mode(seats)
-    if not 0 <= seed <= MAX_SEED:
-        raise SkaldError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
-    if max_decisions is not None and max_decisions < 1:
-        raise SkaldError(f"--max-decisions must be at least 1, not {max_decisions}")
-    parse_specs(strategies, obj.name)  # an unknown name is named before the count is checked
-    texts = expand_strategies(strategies, players)
-    specs = tuple(parse_spec(text, obj.name) for text in texts)
-    resolved = rulebook.resolve(obj, rules or {})
-    if data is not None and not Path(data).exists():
-        raise SkaldError(f"data file {str(data)!r} not found (give a readable component data file or folder)")
-    if on_error not in ON_ERROR:
-        raise SkaldError(f"unknown --on-error {on_error!r} (allowed: {', '.join(ON_ERROR)})")
-    loaded = _load_data(obj, data)
-    data_path, data_sha1 = rulebook.data_identity(obj, loaded, data)
-    plan = RunPlan(
-        game_ref=ref,
-        game_name=obj.name,
-        players=players,
-        rules=resolved,
-        data=loaded,
-        specs=specs,
-        seats=seats,
-        seed=seed,
-        max_decisions=max_decisions or obj.default_max_decisions,
-        rules_hash=rulebook.rules_hash(obj.name, resolved, data_sha1),
-        action_fields=tuple(obj.action_fields),
-        part_fields=tuple(obj.part_fields),
-        on_error=on_error,
-    )
-    given = None if data is None else str(data)
-    file = given if given is not None else _packaged(data_path)
-    return plan, {"path": given, "file": file, "sha1": data_sha1}
-
-
-#: the folder that holds the ``sim``, ``strategies`` and ``analysis`` packages (a checkout, or site-packages)
-CODE_ROOT = Path(sim.__file__).resolve().parent.parent
-CODE_PACKAGES = ("sim", "strategies", "analysis")
-
-
-def _packaged(path: str | None) -> str | None:
-    """A packaged data file's path relative to the code (``sim/games/mainland/data/mainland.toml``), so that
-    no manifest names a folder of the machine that wrote it."""
-    if path is None:
-        return None
-    try:
-        return Path(path).resolve().relative_to(CODE_ROOT).as_posix()
-    except ValueError:
-        return Path(path).name
-
-
-def _load_data(game: Game, data: str | Path | None) -> Any:
-    """``game.load_data``; a user's file that trips the loader in any way is a one-line ``SkaldError``."""
-    if data is None:
-        return game.load_data(None)
-    try:
-        return game.load_data(str(data))
-    except SkaldError:
-        raise
-    except RecursionError:
-        raise SkaldError(f"data file {str(data)!r} is malformed: nested too deeply") from None
-    except Exception as exc:
-        detail = one_line(exc, "")
-        raise SkaldError(
-            f"data file {str(data)!r} is malformed: {type(exc).__name__}: {detail}"[:400]
-        ) from None
-
-
-def default_out(game: str, players: int, games: int, seed: int) -> Path:
-    """``results/<game>-<players>p-<games>g-seed<seed>``."""
-    return Path("results") / f"{game}-{players}p-{games}g-seed{seed}"
-
-
-def check_out(out: Path, overwrite: bool) -> None:
-    """Refuse an existing non-empty output folder unless ``overwrite``."""
-    if out.exists() and not out.is_dir():
-        raise SkaldError(f"output {str(out)!r} exists and is not a folder (choose another --out)")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise SkaldError(
-            f"output folder {str(out)!r} exists and is not empty"
-            " (pass --overwrite to replace it, or choose another --out)"
-        )
-
-
 # --------------------------------------------------------------------------- the run
-
-
-@dataclass
-class Prepared:
-    """A validated run: its plan, where it goes and how it is cut into chunks (nothing written yet)."""
-
-    plan: RunPlan
-    data_info: dict[str, Any]
-    games: int
-    out: Path
-    chunk_size: int
-    chunks: list[tuple[int, int, int]]
-    #: the note that ``games`` was rounded up to whole blocks of seatings (None when not rounded)
-    rounding: str | None = None
-
-    def identity(self) -> dict[str, Any]:
-        """What determines the records: a resumed run must match it exactly."""
-        plan = self.plan
-        return {
-            "game": plan.game_name,
-            "players": plan.players,
-            "games": self.games,
-            "strategies": [spec.text for spec in plan.specs],
-            "seats": plan.seats,
-            "seed": plan.seed,
-            "rules": plan.rules,
-            "rules_hash": plan.rules_hash,
-            "max_decisions": plan.max_decisions,
-            "chunk_size": self.chunk_size,
-            "on_error": plan.on_error,
-            "skald": sim.__version__,
-        }
-
-
-def prepare(config: RunConfig) -> Prepared:
-    """Validate ``config`` (a ``SkaldError`` for anything wrong); write nothing."""
-    if config.games < 1:
-        raise SkaldError(f"--games must be at least 1, not {config.games}")
-    from sim.backends import check_backend, check_jobs
-
-    check_jobs(config.jobs)
-    if config.chunk_size is not None and config.chunk_size < 1:
-        raise SkaldError(f"--chunk-size must be at least 1, not {config.chunk_size}")
-    check_backend(config.backend, config.scheduler)
-    plan, data_info = make_plan(
-        config.game,
-        config.players,
-        config.strategies,
-        seats=config.seats,
-        seed=config.seed,
-        rules=config.rules,
-        data=config.data,
-        max_decisions=config.max_decisions,
-        on_error=config.on_error,
-    )
-    games = seating.round_games(plan.seats, plan.players, config.games, [s.text for s in plan.specs])
-    out = (
-        Path(config.out)
-        if config.out is not None
-        else default_out(plan.game_name, plan.players, games, plan.seed)
-    )
-    if out.name in ("", ".", ".."):
-        raise SkaldError(f"--out {str(out)!r} does not name a folder (give a folder name, e.g. results/run1)")
-    chunk_size = config.chunk_size or default_chunk_size(games, planned_workers(config))
-    prep = Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
-    if games != config.games:
-        size = seating.block_size(plan.seats, plan.players, [s.text for s in plan.specs])
-        prep.rounding = (f"--games {config.games} rounded up to {games}"
-                         f" (whole blocks of {size} for --seats {plan.seats})")
-    prep.plan = replace(plan, run_id=run_id(prep.identity()))
-    return prep
-
-
-def run_id(identity: dict[str, Any]) -> str:
-    """The records' ``run`` column: 16 hex digits of the sha1 of what the records are a function of (the
-    run's identity less its chunk size), so that copies of one run, or one run cut into other chunks,
-    share it and ``SELECT DISTINCT`` across folders removes the copies."""
-    key = {k: v for k, v in identity.items() if k != "chunk_size"}
-    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def run(
@@ -723,117 +378,173 @@ def run(
     once every check has passed (options, output folder, an interrupted run's folder and lock), just
     before the first game, so that what it prints never comes before an error.
     """
-    from sim.resume import RunInterrupted, RunStopped, Workspace, partial_path
-
     t_start = time.perf_counter()
     note = on_note or (lambda text: None)
-    prep = prepare(config)
-    if config.resume and config.chunk_size is None:
-        started = _started_chunk_size(prep.out)
-        if started is not None and started != prep.chunk_size:  # the default follows --jobs, which may differ
-            prep = prepare(replace(config, chunk_size=started))
-    plan, out, chunks = prep.plan, prep.out, prep.chunks
+    prep = _prepare_resumable(config)
     identity = prep.identity()
     if config.resume:
         finished = _finished_run(prep, identity)
         if finished is not None:
-            note(f"{str(out)!r} is already complete: nothing to resume")
+            note(f"{str(prep.out)!r} is already complete: nothing to resume")
             return finished
-    check_out(out, config.overwrite)
+    check_out(prep.out, config.overwrite)
+    folder = _open_workspace(prep, config, identity, note)
+    return _play_and_commit(prep, config, folder, t_start, on_chunk, on_start)
 
-    partial = partial_path(out)
+
+def _prepare_resumable(config: RunConfig) -> Prepared:
+    """``prepare(config)``; resuming without ``--chunk-size``, with the chunk size the interrupted attempt
+    used (the default follows ``--jobs``, which may differ this time)."""
+    prep = prepare(config)
+    if config.resume and config.chunk_size is None:
+        started = _started_chunk_size(prep.out)
+        if started is not None and started != prep.chunk_size:
+            prep = prepare(replace(config, chunk_size=started))
+    return prep
+
+
+@dataclass
+class _Folder:
+    """The run's working folder ``OUT.partial``, opened: its lock and log, the chunks an earlier attempt
+    finished (``kept``), the outermost folder this run created (``created``) and whether an earlier
+    attempt's chunks are in it (``resumed``: then it is never deleted)."""
+
+    partial: Path
+    workspace: Any
+    kept: dict[int, ChunkSummary]
+    created: Path | None
+    resumed: bool
+
+
+def _open_workspace(prep: Prepared, config: RunConfig, identity: dict[str, Any], note: Callable[[str], None]
+                    ) -> _Folder:
+    """Create ``OUT.partial``, or take over an interrupted attempt's (``--resume``: its finished chunks are
+    checked and kept; ``--overwrite``: removed), refusing one another live run holds."""
+    from sim.resume import Workspace, partial_path
+
+    partial = partial_path(prep.out)
     workspace = Workspace(partial)
-    created = _missing_ancestor(out.parent)
+    created = missing_ancestor(prep.out.parent)
     kept: dict[int, ChunkSummary] = {}
     if partial.exists() and not partial.is_dir():
         raise SkaldError(f"{str(partial)!r} exists and is not a folder (remove it, or choose another --out)")
     if partial.is_dir():
-        workspace.lock()  # refuses a folder another live run is writing
-        try:
-            if config.resume:
-                workspace.check_identity(identity)
-                logged, notes = workspace.verify(
-                    chunks, plan.players, plan.action_fields, plan.part_fields, plan.run_id
-                )
-                kept = {c: ChunkSummary.from_json(doc) for c, doc in logged.items()}
-                for text in notes:
-                    note(text)
-                note(
-                    f"resuming {str(partial)!r}: {len(kept)} of {len(chunks)} chunks done"
-                    f" ({sum(s.games for s in kept.values()):,} of {prep.games:,} games)"
-                )
-            elif config.overwrite:
-                workspace.remove()
-                workspace = Workspace(partial)
-            else:
-                done = len(workspace.logged())
-                raise SkaldError(
-                    f"an interrupted run left {str(partial)!r} ({done} of {len(chunks)} chunks done):"
-                    " pass --resume to finish it, or --overwrite to start over"
-                )
-        except BaseException:
-            workspace.release()
-            raise
+        workspace, kept = _reopen(workspace, prep, config, identity, note)
     elif config.resume:
         note(f"nothing to resume at {str(partial)!r}: starting the run")
-    resumed = partial.is_dir()  # an earlier attempt's chunks are in it: never delete them
+    resumed = partial.is_dir()
     if not resumed:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
+            prep.out.parent.mkdir(parents=True, exist_ok=True)
             workspace.create(identity)
         except OSError as exc:
             workspace.remove()
-            _remove_empty(out.parent, created)
+            remove_empty(prep.out.parent, created)
             raise SkaldError(f"cannot create {str(partial)!r}: {exc.strerror or exc}") from None
+    return _Folder(partial, workspace, kept, created, resumed)
 
-    todo = [c for c in chunks if c[0] not in kept]
+
+def _reopen(workspace: Any, prep: Prepared, config: RunConfig, identity: dict[str, Any],
+            note: Callable[[str], None]) -> tuple[Any, dict[int, ChunkSummary]]:
+    """An interrupted attempt's ``OUT.partial``: locked, then resumed (its logged chunks verified and
+    kept), removed for ``--overwrite`` or refused."""
+    from sim.resume import Workspace
+
+    plan, chunks, partial = prep.plan, prep.chunks, workspace.path
+    workspace.lock()  # refuses a folder another live run is writing
+    kept: dict[int, ChunkSummary] = {}
+    try:
+        if config.resume:
+            workspace.check_identity(identity)
+            logged, notes = workspace.verify(
+                chunks, plan.players, plan.action_fields, plan.part_fields, plan.run_id
+            )
+            kept = {c: ChunkSummary.from_json(doc) for c, doc in logged.items()}
+            for text in notes:
+                note(text)
+            note(
+                f"resuming {str(partial)!r}: {len(kept)} of {len(chunks)} chunks done"
+                f" ({sum(s.games for s in kept.values()):,} of {prep.games:,} games)"
+            )
+        elif config.overwrite:
+            workspace.remove()
+            workspace = Workspace(partial)
+        else:
+            done = len(workspace.logged())
+            raise SkaldError(
+                f"an interrupted run left {str(partial)!r} ({done} of {len(chunks)} chunks done):"
+                " pass --resume to finish it, or --overwrite to start over"
+            )
+    except BaseException:
+        workspace.release()
+        raise
+    return workspace, kept
+
+
+def _play_and_commit(prep: Prepared, config: RunConfig, folder: _Folder, t_start: float,
+                     on_chunk: Callable[[ChunkSummary], None] | None,
+                     on_start: Callable[[Prepared], None] | None) -> RunSummary:
+    """Play the chunks not kept, write the manifest and rename ``OUT.partial`` to ``OUT``; on a stop, keep
+    or remove the working folder as ``run`` says and raise what the stop means to the user."""
+    plan, kept, workspace = prep.plan, folder.kept, folder.workspace
+    kept_games = sum(s.games for s in kept.values())
     try:
         if on_start is not None:
             on_start(prep)
         summaries = list(kept.values())
+        todo = [c for c in prep.chunks if c[0] not in kept]
         workers = _play_chunks(
-            plan, todo, partial, config, prep.games, sum(s.games for s in kept.values()), summaries,
-            workspace, on_chunk,
+            plan, todo, folder.partial, config, prep.games, kept_games, summaries, workspace, on_chunk
         )
         summaries.sort(key=lambda s: s.chunk)
         wall = time.perf_counter() - t_start
-        played = sum(s.games for s in summaries) - sum(s.games for s in kept.values())
-        summary = _summarize(plan, prep.games, config.games, summaries, wall, out, played)
+        played = sum(s.games for s in summaries) - kept_games
+        summary = summarize(plan, prep.games, config.games, summaries, wall, prep.out, played)
         summary.resumed_chunks = len(kept)
-        summary.manifest = _manifest(plan, config, prep, summary, summaries, workers)
-        _write_json(summary.manifest, partial / "manifest.json")
+        summary.manifest = manifest(plan, config, prep, summary, summaries, workers)
+        write_json(summary.manifest, folder.partial / "manifest.json")
         workspace.finish()
-        _commit(partial, out)
+        commit_folder(folder.partial, prep.out)
         workspace.release()
-    except SkaldError as exc:
-        if not resumed:
-            workspace.remove()
-            _remove_empty(out.parent, created)
+    except BaseException as exc:
+        workspace.release()
+        stop = _stopped(exc, prep, folder)
+        if stop is exc:
             raise
-        workspace.release()
+        raise stop from (None if isinstance(exc, KeyboardInterrupt) else exc)
+    return summary
+
+
+def _stopped(exc: BaseException, prep: Prepared, folder: _Folder) -> BaseException:
+    """What a run stopped by ``exc`` raises (its working folder released): a user error as it is, its
+    folder removed unless an earlier attempt's chunks are in it; Ctrl-C as ``RunInterrupted`` and any
+    other error as ``RunStopped``, both naming the chunks kept for ``--resume``."""
+    from sim.resume import RunInterrupted, RunStopped
+
+    partial = folder.partial
+    if isinstance(exc, SkaldError):
+        if not folder.resumed:
+            folder.workspace.remove()
+            remove_empty(prep.out.parent, folder.created)
+            return exc
         kept_note = type(exc)(f"{exc}; the chunks finished before are still in {str(partial)!r}")
         kept_note.__dict__.update(exc.__dict__)
-        raise kept_note from exc
-    except KeyboardInterrupt:
-        workspace.release()
-        done = workspace.logged()
+        return kept_note
+    if isinstance(exc, KeyboardInterrupt):
+        done = folder.workspace.logged()
         games_done = sum(int(d.get("games", 0)) for d in done.values())
-        raise RunInterrupted(
-            f"interrupted after {len(done)} of {len(chunks)} chunks ({games_done:,} of {prep.games:,} games);"
+        return RunInterrupted(
+            f"interrupted after {len(done)} of {len(prep.chunks)} chunks"
+            f" ({games_done:,} of {prep.games:,} games);"
             f" the finished chunks are kept in {str(partial)!r}",
             partial,
-        ) from None
-    except Exception as exc:
-        workspace.release()
-        detail = one_line(exc, "no message")
-        raise RunStopped(
-            f"the run stopped: {type(exc).__name__}: {detail}"[:600]
+        )
+    if isinstance(exc, Exception):
+        return RunStopped(
+            f"the run stopped: {type(exc).__name__}: {one_line(exc, 'no message')}"[:600]
             + f"; the finished chunks are kept in {str(partial)!r}: fix the cause and rerun with --resume"
-        ) from exc
-    except BaseException:
-        workspace.release()
-        raise
-    return summary
+        )
+    return exc
 
 
 def _started_chunk_size(out: Path) -> int | None:
@@ -989,191 +700,3 @@ def _watch_progress(
     finally:
         stop.set()
         thread.join()
-
-
-def _summarize(
-    plan: RunPlan,
-    games: int,
-    requested: int,
-    summaries: list[ChunkSummary],
-    wall: float,
-    out: Path,
-    played: int | None = None,
-) -> RunSummary:
-    """Totals and win shares over ``summaries``; ``played``: games played by this attempt (for games/s)."""
-    n = plan.players
-    by_index = [sum(s.share_by_index[i] for s in summaries) for i in range(n)]
-    by_seat = [sum(s.share_by_seat[i] for s in summaries) for i in range(n)]
-    texts = [spec.text for spec in plan.specs]
-    strategies = []
-    for text in dict.fromkeys(texts):
-        idx = [i for i, t in enumerate(texts) if t == text]
-        wins = sum(by_index[i] for i in idx)
-        seat_games = games * len(idx)
-        strategies.append(
-            {"strategy": text, "seat_games": seat_games, "wins": wins, "win_rate": wins / seat_games}
-        )
-    seat_rows = [
-        {"seat": s, "games": games, "wins": by_seat[s], "win_rate": by_seat[s] / games} for s in range(n)
-    ]
-    decisions = sum(s.decisions for s in summaries)
-    played = games if played is None else played
-    return RunSummary(
-        out=out,
-        game=plan.game_name,
-        players=n,
-        games=games,
-        games_requested=requested,
-        decisions=decisions,
-        truncated=sum(s.truncated for s in summaries),
-        turns=sum(s.turns for s in summaries),
-        wall_seconds=wall,
-        games_per_second=played / wall if wall > 0 else float("inf"),
-        strategies=strategies,
-        seats=seat_rows,
-        manifest={},
-        errored=sum(s.errored for s in summaries),
-        first_error=next((s.first_error for s in summaries if s.first_error), None),
-    )
-
-
-@lru_cache(maxsize=1)
-def code_identity() -> dict[str, Any]:
-    """What code wrote the records: Skald's version, the sha1 of its installed sources (every file of
-    ``sim``, ``strategies`` and ``analysis`` but caches, by relative path), and, run from a git checkout,
-    its commit and whether those sources differ from it."""
-    digest = hashlib.sha1()
-    for package in CODE_PACKAGES:
-        for path in sorted((CODE_ROOT / package).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                digest.update(path.relative_to(CODE_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
-    found: dict[str, Any] = {"skald": sim.__version__, "sources_sha1": digest.hexdigest()}
-    if (CODE_ROOT / ".git").exists():
-        git = ["git", "-C", str(CODE_ROOT)]
-        try:
-            commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-            status = subprocess.run(
-                [*git, "status", "--porcelain", "--", *CODE_PACKAGES],
-                capture_output=True,
-                text=True,
-                timeout=10,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return found
-        if commit.returncode == 0:
-            found["git_commit"] = commit.stdout.strip()
-            found["git_dirty"] = bool(status.stdout.strip())
-    return found
-
-
-def versions() -> dict[str, str]:
-    """Versions of Skald, Python and the libraries that shape the records."""
-    found = {"skald": sim.__version__, "python": platform.python_version()}
-    for name in ("numpy", "numba", "polars", "pyarrow", "joblib"):
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = "missing"
-    return found
-
-
-def _manifest(
-    plan: RunPlan,
-    config: RunConfig,
-    prep: Prepared,
-    summary: RunSummary,
-    summaries: list[ChunkSummary],
-    execution: dict[str, Any],
-) -> dict[str, Any]:
-    return {
-        "format": 1,
-        "run": plan.run_id,
-        "command": config.command,
-        "code": code_identity(),
-        "config": {
-            "game": plan.game_name,
-            "players": plan.players,
-            "games": prep.games,
-            "games_requested": config.games,
-            "strategies": [spec.text for spec in plan.specs],
-            "seats": plan.seats,
-            "seed": plan.seed,
-            "rules": plan.rules,
-            "rules_hash": plan.rules_hash,
-            "data": prep.data_info,
-            "max_decisions": plan.max_decisions,
-            "on_error": plan.on_error,
-            "chunk_size": prep.chunk_size,
-            "chunks": [list(c) for c in prep.chunks],
-        },
-        "tables": {
-            "games": "one row per game",
-            "seats": "one row per game and seat",
-            "turns": "one row per decision",
-            "action_fields": list(plan.action_fields),
-            "part_fields": list(plan.part_fields),
-        },
-        "versions": versions(),
-        "execution": {
-            "jobs": config.jobs,
-            **execution,
-            "cpus": os.cpu_count(),
-            "resumed_chunks": summary.resumed_chunks,
-        },
-        "timings": {
-            "wall_seconds": round(summary.wall_seconds, 6),
-            "worker_seconds": round(sum(s.seconds for s in summaries), 6),
-        },
-        "games_per_second": round(summary.games_per_second, 3),
-        "totals": {
-            "games": summary.games,
-            "decisions": summary.decisions,
-            "truncated": summary.truncated,
-            "errored": summary.errored,
-            "turns": summary.turns,
-            "win_share_by_strategy": {row["strategy"]: row["win_rate"] for row in summary.strategies},
-            "win_share_by_seat": [row["win_rate"] for row in summary.seats],
-        },
-    }
-
-
-def _write_json(obj: Any, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
-
-
-def _commit(partial: Path, out: Path) -> None:
-    """Move the finished ``partial`` folder to ``out``, replacing what was there."""
-    if out.is_dir() and any(out.iterdir()):
-        old = out.parent / f"{out.name}.old-{os.getpid()}"
-        os.replace(out, old)
-        os.replace(partial, out)
-        shutil.rmtree(old, ignore_errors=True)
-        return
-    if out.is_dir():
-        out.rmdir()
-    os.replace(partial, out)
-
-
-def _missing_ancestor(folder: Path) -> Path | None:
-    """The outermost ancestor of ``folder`` (itself included) that does not exist yet."""
-    missing = None
-    for path in [folder, *folder.parents]:
-        if path.exists():
-            break
-        missing = path
-    return missing
-
-
-def _remove_empty(folder: Path, top: Path | None) -> None:
-    """Remove the empty folders from ``folder`` up to ``top`` (those this run created)."""
-    if top is None:
-        return
-    for path in [folder, *folder.parents]:
-        try:
-            path.rmdir()
-        except OSError:
-            return
-        if path == top:
-            return

@@ -129,9 +129,10 @@ def test_ctrl_c_says_how_to_continue_and_resume_keeps_the_finished_runs(
 def test_resume_finishes_a_run_interrupted_halfway_from_its_chunks(
     spec: Path, tmp_path: Path, capsys, monkeypatch
 ) -> None:
+    import sim.plan
     import sim.runner
 
-    monkeypatch.setattr(sim.runner, "default_chunk_size", lambda *args, **kwargs: 1)  # 8 chunks a run
+    monkeypatch.setattr(sim.plan, "default_chunk_size", lambda *args, **kwargs: 1)  # 8 chunks a run
     whole = reference(spec, tmp_path / "whole", "--games", "8")
     out = tmp_path / "out"
     real = sim.runner.simulate_chunk

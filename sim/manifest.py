@@ -1,0 +1,163 @@
+"""What a finished run writes about itself (``manifest.json``: configuration, code, versions, totals)
+and the folder moves that commit it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sim
+from sim.plan import CODE_PACKAGES, CODE_ROOT, Prepared, RunConfig, RunPlan
+
+if TYPE_CHECKING:
+    from sim.summary import ChunkSummary, RunSummary
+
+
+@lru_cache(maxsize=1)
+def code_identity() -> dict[str, Any]:
+    """What code wrote the records: Skald's version, the sha1 of its installed sources (every file of
+    ``sim``, ``strategies`` and ``analysis`` but caches, by relative path), and, run from a git checkout,
+    its commit and whether those sources differ from it."""
+    digest = hashlib.sha1()
+    for package in CODE_PACKAGES:
+        for path in sorted((CODE_ROOT / package).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(path.relative_to(CODE_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    found: dict[str, Any] = {"skald": sim.__version__, "sources_sha1": digest.hexdigest()}
+    if (CODE_ROOT / ".git").exists():
+        git = ["git", "-C", str(CODE_ROOT)]
+        try:
+            commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+            status = subprocess.run(
+                [*git, "status", "--porcelain", "--", *CODE_PACKAGES],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return found
+        if commit.returncode == 0:
+            found["git_commit"] = commit.stdout.strip()
+            found["git_dirty"] = bool(status.stdout.strip())
+    return found
+
+
+def versions() -> dict[str, str]:
+    """Versions of Skald, Python and the libraries that shape the records."""
+    found = {"skald": sim.__version__, "python": platform.python_version()}
+    for name in ("numpy", "numba", "polars", "pyarrow", "joblib"):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "missing"
+    return found
+
+
+def manifest(
+    plan: RunPlan,
+    config: RunConfig,
+    prep: Prepared,
+    summary: RunSummary,
+    summaries: list[ChunkSummary],
+    execution: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "format": 1,
+        "run": plan.run_id,
+        "command": config.command,
+        "code": code_identity(),
+        "config": {
+            "game": plan.game_name,
+            "players": plan.players,
+            "games": prep.games,
+            "games_requested": config.games,
+            "strategies": [spec.text for spec in plan.specs],
+            "seats": plan.seats,
+            "seed": plan.seed,
+            "rules": plan.rules,
+            "rules_hash": plan.rules_hash,
+            "data": prep.data_info,
+            "max_decisions": plan.max_decisions,
+            "on_error": plan.on_error,
+            "chunk_size": prep.chunk_size,
+            "chunks": [list(c) for c in prep.chunks],
+        },
+        "tables": {
+            "games": "one row per game",
+            "seats": "one row per game and seat",
+            "turns": "one row per decision",
+            "action_fields": list(plan.action_fields),
+            "part_fields": list(plan.part_fields),
+        },
+        "versions": versions(),
+        "execution": {
+            "jobs": config.jobs,
+            **execution,
+            "cpus": os.cpu_count(),
+            "resumed_chunks": summary.resumed_chunks,
+        },
+        "timings": {
+            "wall_seconds": round(summary.wall_seconds, 6),
+            "worker_seconds": round(sum(s.seconds for s in summaries), 6),
+        },
+        "games_per_second": round(summary.games_per_second, 3),
+        "totals": {
+            "games": summary.games,
+            "decisions": summary.decisions,
+            "truncated": summary.truncated,
+            "errored": summary.errored,
+            "turns": summary.turns,
+            "win_share_by_strategy": {row["strategy"]: row["win_rate"] for row in summary.strategies},
+            "win_share_by_seat": [row["win_rate"] for row in summary.seats],
+        },
+    }
+
+
+def write_json(obj: Any, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(obj, indent=2, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def commit_folder(partial: Path, out: Path) -> None:
+    """Move the finished ``partial`` folder to ``out``, replacing what was there."""
+    if out.is_dir() and any(out.iterdir()):
+        old = out.parent / f"{out.name}.old-{os.getpid()}"
+        os.replace(out, old)
+        os.replace(partial, out)
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    if out.is_dir():
+        out.rmdir()
+    os.replace(partial, out)
+
+
+def missing_ancestor(folder: Path) -> Path | None:
+    """The outermost ancestor of ``folder`` (itself included) that does not exist yet."""
+    missing = None
+    for path in [folder, *folder.parents]:
+        if path.exists():
+            break
+        missing = path
+    return missing
+
+
+def remove_empty(folder: Path, top: Path | None) -> None:
+    """Remove the empty folders from ``folder`` up to ``top`` (those this run created)."""
+    if top is None:
+        return
+    for path in [folder, *folder.parents]:
+        try:
+            path.rmdir()
+        except OSError:
+            return
+        if path == top:
+            return
