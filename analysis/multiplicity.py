@@ -1,0 +1,38 @@
+"""Many tests at once: Holm or Benjamini-Hochberg over a named family (reference/analysis-methods.md
+section 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from statsmodels.stats.multitest import multipletests
+
+from analysis.estimates import Array
+
+ALPHA = 0.05
+METHODS = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    """Adjusted p values of one family of tests, its size (tests with a p value) and the method."""
+
+    p_adjusted: Array
+    family: int
+    method: str
+
+
+def adjust(p_values: Sequence[float] | Array, method: str = "holm") -> Adjusted:
+    """Holm (``"holm"``, family-wise error) or Benjamini-Hochberg (``"fdr_bh"``, false discovery rate)
+    adjusted p values over one family (methods section 5), via statsmodels ``multipletests``.
+    nan p values stay nan and are not counted in the family."""
+    if method not in METHODS:
+        raise ValueError(f"unknown correction {method!r} (allowed: {', '.join(METHODS)})")
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], alpha=ALPHA, method=method)[1]
+    return Adjusted(out, int(ok.sum()), METHODS[method])
