@@ -126,6 +126,20 @@ def unavailable(sid: str, title: str, question: str, exc: Exception) -> Section:
     return Section(sid, title, question, f"Not available from these records: {exc}")
 
 
+def guarded_sections(
+    runs: Any, parts: Sequence[tuple[Callable[[Any], Section], str, str, str]]
+) -> list[Section]:
+    """Each ``(build, id, title, question)`` part's section from ``runs``, or, where building it fails (a
+    reshaped column), a section saying why, so that the rest of the report still stands."""
+    sections = []
+    for build, sid, title, question in parts:
+        try:
+            sections.append(build(runs))
+        except Exception as exc:  # a reshaped column: say so, keep the rest
+            sections.append(unavailable(sid, title, question, exc))
+    return sections
+
+
 def several(frame: pl.DataFrame, column: str, within: Sequence[str] = ("players",)) -> bool:
     """Whether ``column`` takes more than one value within some group of ``within`` (so a table needs it)."""
     if column not in frame.columns or frame.is_empty():
@@ -306,7 +320,5 @@ def mix_words(mix: pl.Expr) -> pl.Expr:
     """A strategy mix for a legend: ``greedy in every seat`` for a mirror match, else the mix."""
     names = mix.str.split(" + ")
     return (
-        pl.when(names.list.n_unique() == 1)
-        .then(names.list.first() + pl.lit(" in every seat"))
-        .otherwise(mix)
+        pl.when(names.list.n_unique() == 1).then(names.list.first() + pl.lit(" in every seat")).otherwise(mix)
     )

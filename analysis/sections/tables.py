@@ -51,10 +51,28 @@ def share_with_interval(value: str, low: str, high: str) -> Callable[[dict], str
 
 
 def mean_columns(
-    mean: str = "mean", low: str = "low", high: str = "high", *, header: str = "mean", digits: int = 1
+    mean: str = "mean",
+    low: str = "low",
+    high: str = "high",
+    *,
+    header: str = "mean",
+    digits: int = 1,
+    interval_header: str = INTERVAL,
 ) -> list[Column]:
     """A mean and its interval as two columns, both to ``digits`` places."""
-    return [(header, col(mean, lambda x: num(x, digits))), mean_interval(low, high, digits=digits)]
+    return [
+        (header, col(mean, lambda x: num(x, digits))),
+        mean_interval(low, high, interval_header, digits=digits),
+    ]
+
+
+def sample_columns(games: str = "games") -> list[Column]:
+    """The sample behind a clustered estimate: decided games, blocks, and the games left out."""
+    return [
+        ("decided games", col(games)),
+        ("blocks", col("blocks")),
+        ("excluded (truncated or errored)", col("excluded")),
+    ]
 
 
 def win_rate_columns(wins: Callable[[dict], str] | None = None, *, expected: bool = True) -> list[Column]:
