@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -17,15 +17,25 @@ if TYPE_CHECKING:
 stderr = Console(stderr=True)
 
 
+class ShowProgress(Protocol):
+    """``show(done, playing=0)``: what ``progress_bar`` gives."""
+
+    def __call__(self, done: int, playing: int = 0) -> None: ...
+
+
 @contextmanager
 def progress_bar(
     total: int, *, enabled: bool = True, label: str = "games"
-) -> Iterator[Callable[[int, int], None]]:
+) -> Iterator[ShowProgress]:
     """A context giving ``show(done, playing)``: ``done`` games in finished chunks, ``playing`` more in
     chunks still being played (``done`` never goes back; ``playing`` may be stale); shows games
     done, games/s and ETA on stderr.  Safe to call from a second thread."""
     if not enabled:
-        yield lambda done, playing=0: None
+
+        def hidden(done: int, playing: int = 0) -> None:
+            return None
+
+        yield hidden
         return
     columns = (
         TextColumn("{task.description}"),

@@ -85,7 +85,7 @@ class GameOutcome:
     seed: int
     decisions: int
     truncated: bool
-    result: Result
+    result: Result | None  # None only for a game that errored before it could be scored
 
 
 class GameFailure(PlayError):
@@ -160,7 +160,7 @@ def play_game(
         game.apply,
     )
     log = turns is not None
-    if log:
+    if turns is not None:
         record, scores = game.record, game.scores
         add_seat, add_kind = turns.seat.append, turns.kind.append
         add_fields, add_scores = turns.flat_fields.extend, turns.flat_scores.extend
@@ -350,7 +350,7 @@ def play_indexed(
 
 
 def _shares(outcome: GameOutcome, n: int) -> list[float]:
-    winners = [] if outcome.truncated else list(outcome.result.winners)
+    winners = [] if outcome.truncated or outcome.result is None else list(outcome.result.winners)
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
 
 

@@ -133,7 +133,8 @@ def bench_command(
         elif as_json:
             print(json.dumps(row), flush=True)
         else:
-            kept[row.get("kind") if row.get("kind") in ("recording", "copy") else "throughput"].append(row)
+            kind = str(row.get("kind"))
+            kept[kind if kind in ("recording", "copy") else "throughput"].append(row)
     if as_json:
         return
     out.print(_table(f"{game} throughput, {n} players, no records", SPEED, kept["throughput"]))

@@ -61,7 +61,9 @@ def study_command(
     if sum(chosen) != 1:
         raise SkaldError("give one study: a NAME (see `skald study --list`), --file my.toml, or --all")
     jobs_note = check_jobs(jobs) if jobs is not None else None
-    options = {"games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume}
+    options: dict[str, Any] = {
+        "games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume
+    }
     try:
         with stop_on_sigterm():
             if all_:
