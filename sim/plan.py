@@ -23,6 +23,7 @@ from sim import seats as seating
 from sim.errors import SkaldError, one_line
 from sim.game import Game
 from sim.games import GAMES
+from sim.search import searchable
 from sim.seeding import MAX_SEED
 from sim.tables import GameRows, PartKey, TurnLog
 from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
@@ -199,6 +200,12 @@ def make_plan(
     parse_specs(strategies, obj.name)  # an unknown name is named before the count is checked
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
+    for spec in specs:
+        if getattr(spec.cls, "searches", False) and not searchable(obj):
+            raise SkaldError(
+                f"strategy {spec.text!r} searches, which needs determinize(state, seat, rng), and {obj.name}"
+                " does not declare it yet (choose a scripted strategy: see `skald strategies`)"
+            )
     resolved = rulebook.resolve(obj, rules or {})
     if data is not None and not Path(data).exists():
         raise SkaldError(f"data file {str(data)!r} not found (give a readable component data file or folder)")

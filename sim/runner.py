@@ -60,6 +60,7 @@ from sim.plan import (
     run_id,
 )
 from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
+from sim.search import SearchContext
 from sim.seeding import game_seed, state_seed, streams
 from sim.summary import ChunkSummary, RunSummary, summarize
 from sim.tables import GameRows, TurnLog, part_bytes, part_name, write_part, write_part_bytes
@@ -151,6 +152,9 @@ def play_game(
     seq, rngs = streams(seed, n_players)
     state = game.new_state(n_players, rules, data, state_seed(seq))
     players = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
+    for seat, player in enumerate(players):
+        if getattr(player, "searches", False):  # a search strategy: samples of its seat's information
+            player.attach(SearchContext(game, seat, state))  # type: ignore[attr-defined]
     reads_view = [getattr(player, "reads_view", True) for player in players]
     is_terminal, to_move, legal_options, view, apply = (
         game.is_terminal,

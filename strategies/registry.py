@@ -19,14 +19,17 @@ from strategies.base import Strategy
 
 #: the strategy that plays every game
 RANDOM = "strategies.random_play:RandomStrategy"
+#: the search strategy that plays every game declaring ``determinize`` (``sim.search``)
+ISMCTS = "strategies.ismcts:ISMCTSStrategy"
 
 
 def builtin() -> dict[str, list[str]]:
     """Built-in strategies: name -> the ``"module:Class"`` of each game that has one by that name
-    (``random`` plays every game; the rest come from the games' plug-ins, ``sim.plugin``)."""
+    (``random`` plays every game and ``ismcts`` every game that declares ``determinize``; the rest
+    come from the games' plug-ins, ``sim.plugin``)."""
     from sim.games import GAMES
 
-    found: dict[str, list[str]] = {"random": [RANDOM]}
+    found: dict[str, list[str]] = {"random": [RANDOM], "ismcts": [ISMCTS]}
     for plugin in GAMES.values():
         for name, path in plugin.strategies.items():
             found.setdefault(name, []).append(path)
@@ -45,11 +48,18 @@ def _import(path: str) -> type[Strategy]:
 
 
 def builtin_names(game: str) -> list[str]:
-    """Built-in strategy names that play ``game``."""
+    """Built-in strategy names that play ``game`` (a search strategy only where the game declares
+    ``determinize``)."""
+    from sim.games import GAMES, get_game
+    from sim.search import searchable
+
+    can_search = game in GAMES and searchable(get_game(game))
     names = []
     for name, paths in builtin().items():
-        if any(game in _import(p).games or "*" in _import(p).games for p in paths):
-            names.append(name)
+        classes = [_import(p) for p in paths]
+        if any(game in c.games or "*" in c.games for c in classes):
+            if can_search or not any(getattr(c, "searches", False) for c in classes):
+                names.append(name)
     return names
 
 

@@ -33,6 +33,8 @@ class BidState:
     round: int = 0
     last_bids: tuple[int, ...] = ()
     rounds_won: list[int] = field(default_factory=list)
+    deck: tuple[int, ...] = ()  # every card of the game (public: the data)
+    revealed: list[list[int]] = field(default_factory=list)  # the cards each seat has bid (public)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ class SecretBid:
         deck = [int(x) for x in rng.permutation(np.array(data))]
         k = rules["rounds"]
         hands = [sorted(deck[i * k : (i + 1) * k]) for i in range(n_players)]
-        return BidState(n_players, dict(rules), hands, [0.0] * n_players, rounds_won=[0] * n_players)
+        return BidState(n_players, dict(rules), hands, [0.0] * n_players, rounds_won=[0] * n_players,
+                        deck=tuple(int(x) for x in data), revealed=[[] for _ in range(n_players)])
 
     def to_move(self, state: BidState) -> Sequence[int]:
         return () if self.is_terminal(state) else tuple(range(state.n_players))
@@ -103,8 +106,10 @@ class SecretBid:
             winner = bids.index(best)
             state.points[winner] += best + state.rules["bonus"]
             state.rounds_won[winner] += 1
-        if not state.rules["endless"]:
-            for seat, card in choices.items():
+        for seat, card in choices.items():
+            if state.revealed:
+                state.revealed[seat].append(int(card))
+            if not state.rules["endless"]:
                 state.hands[seat].remove(card)
         state.last_bids = bids
         state.round += 1
@@ -134,6 +139,8 @@ class SecretBid:
             "round": state.round,
             "last_bids": list(state.last_bids),
             "rounds_won": state.rounds_won,
+            "deck": list(state.deck),
+            "revealed": state.revealed,
         }
 
     def from_dict(self, data: dict[str, Any]) -> BidState:
@@ -145,7 +152,27 @@ class SecretBid:
             round=data["round"],
             last_bids=tuple(data["last_bids"]),
             rounds_won=list(data["rounds_won"]),
+            deck=tuple(data.get("deck", ())),
+            revealed=[list(r) for r in data.get("revealed", [])],
         )
+
+    def determinize(self, state: BidState, seat: int, rng: np.random.Generator) -> BidState:
+        """The other hands dealt again from the cards ``seat`` has not seen: not in its hand and not
+        bid by anyone (in the endless game a card bid goes back to its owner's hand, so it stays there)."""
+        endless = state.rules["endless"]
+        seen = set(state.hands[seat]) | {c for cards in state.revealed for c in cards}
+        unseen = [int(c) for c in rng.permutation(np.array(sorted(set(state.deck) - seen), dtype=np.int64))]
+        hands = []
+        for other, hand in enumerate(state.hands):
+            if other == seat:
+                hands.append(list(hand))
+                continue
+            known = sorted(set(state.revealed[other])) if endless else []
+            drawn, unseen = unseen[: len(hand) - len(known)], unseen[len(hand) - len(known):]
+            hands.append(sorted(known + drawn))
+        revealed = [list(r) for r in state.revealed]
+        return BidState(state.n_players, dict(state.rules), hands, list(state.points), state.round,
+                        state.last_bids, list(state.rounds_won), state.deck, revealed)
 
 
 GAME = SecretBid()

@@ -1,0 +1,217 @@
+"""``ismcts``: information-set Monte Carlo tree search for every game that declares ``determinize``.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) for several players, through the game
+protocol alone:
+
+* **One tree over information sets.**  Every iteration draws a fresh determinization of the searcher's
+  information (``SearchContext.sample``: never the true state) and descends the one shared tree while the
+  children's options are legal in it, so no determinization is searched as if it were the truth
+  (strategy fusion is what sharing the tree avoids).
+* **Selection.**  UCB1 with availability counts: an arm's exploration term uses how often it was legal
+  when its node was visited, not the node's visits.  Each seat to move selects by its own reward
+  component, and the reward vector is backed up whole (max^n).
+* **Simultaneous secret decisions** (several seats to move at once): decoupled UCT, each mover keeping
+  its own bandit over its own options at the node; no mover's selection sees another's choice, and the
+  child is the joint choice (Lanctot, Lisý and Winands 2013).
+* **Large option lists**: progressive widening, a seat's arms at a node limited to
+  ``ceil(widen * N ** alpha)`` for its N visits there; new arms are drawn at random among the legal
+  options not tried yet (Coulom 2007).
+* **Playouts**: ``depth`` decision points (0: to the end) of the ``playout`` policy (``random``, or any
+  strategy spec of the game, e.g. ``greedy``), then ``sim.search.rewards`` of the state reached (the
+  result at the end; the game's ``evaluate``, or its scores by rank, before it).
+
+The budget is the iteration count, so a game with ``ismcts`` in it is a function of its seed like any
+other.  The tree keys a node's children by the joint choice that led to them, opponents' included: an
+opponent's choice the searcher cannot see (a secret assignment) is told apart below the root although
+the searcher could not tell it apart, the known approximation of single-observer ISMCTS (the
+multiple-observer variant removes it).  The choice made at the root, the only one played, is the
+most visited arm among the searcher's real options.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.search import REWARDS, SearchContext, option_key, rewards
+from strategies.base import Strategy
+
+#: an arm's visits, summed reward of its own seat, and availability (visits of its node while legal)
+VISITS, TOTAL, AVAIL = 0, 1, 2
+
+
+class Node:
+    """One information set of the tree: each mover's arms and the children by joint choice."""
+
+    __slots__ = ("arms", "children")
+
+    def __init__(self) -> None:
+        self.arms: dict[int, dict[Any, list[float]]] = {}
+        self.children: dict[tuple[Any, ...], Node] = {}
+
+
+class ISMCTSStrategy(Strategy):
+    """Information-set MCTS (max^n, decoupled at simultaneous decisions, progressive widening): plays any
+    game that declares determinize, searching samples of what its seat cannot see."""
+
+    name = "ismcts"
+    games = ("*",)
+    searches = True
+    params = {
+        "iterations": (int, 200),
+        "c": (float, 0.7),
+        "playout": (str, "random"),
+        "depth": (int, 30),
+        "reward": (str, "win"),
+        "widen": (float, 2.0),
+        "alpha": (float, 0.5),
+    }
+    iterations: int
+    c: float
+    playout: str
+    depth: int
+    reward: str
+    widen: float
+    alpha: float
+
+    def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
+        super().__init__(seat, rng, **params)
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
+        if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0:
+            raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1 and c >= 0 are required")
+        if self.playout.split(":")[0] == self.name:
+            raise ValueError("the playout policy cannot itself search (give random or a scripted strategy)")
+        self.context: SearchContext | None = None
+        #: iterations run and decisions searched in this game (telemetry for bench and summaries)
+        self.iterations_run = 0
+        self.decisions_searched = 0
+
+    def attach(self, context: SearchContext) -> None:
+        """Receive the game's sampler and forward model (the runner calls this once per game)."""
+        self.context = context
+
+    # ----------------------------------------------------------------- the search
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        if len(options) == 1:
+            return options[0]
+        if self.context is None:
+            raise RuntimeError("ismcts was not given a search context (the runner attaches one)")
+        game = self.context.game
+        root = Node()
+        allowed = {option_key(o): i for i, o in enumerate(options)}
+        policy = self._policy(game)
+        for _ in range(self.iterations):
+            self._iterate(game, root, allowed, policy)
+        self.iterations_run += self.iterations
+        self.decisions_searched += 1
+        arms = root.arms.get(self.seat, {})
+        best = max(
+            (key for key in arms if key in allowed),
+            key=lambda k: (arms[k][VISITS], arms[k][TOTAL] / max(arms[k][VISITS], 1), -allowed[k]),
+        )
+        return options[allowed[best]]
+
+    def _iterate(self, game: Any, root: Node, allowed: dict[Any, int], policy: Any) -> None:
+        """One iteration: determinize, select and expand, play out, back up."""
+        assert self.context is not None
+        state = self.context.sample(self.rng)
+        n = len(game.scores(state))
+        path: list[tuple[Node, list[tuple[int, Any]]]] = []
+        node = root
+        while not game.is_terminal(state):
+            picks: list[tuple[int, Any]] = []
+            choices: dict[int, Any] = {}
+            expanded = False
+            for seat in game.to_move(state):
+                options = game.legal_options(state, seat)
+                only = allowed if (node is root and seat == self.seat) else None
+                index, key, new = self._select(node, seat, options, only)
+                choices[seat] = options[index]
+                picks.append((seat, key))
+                expanded = expanded or new
+            path.append((node, picks))
+            game.apply(state, choices)
+            joint = tuple(key for _, key in picks)
+            child = node.children.get(joint)
+            if child is None:
+                node.children[joint] = Node()
+                break
+            node = child
+            if expanded:
+                break
+        reward = rewards(game, self._play_out(game, state, policy), n, self.reward)
+        for node, picks in path:
+            for seat, key in picks:
+                arm = node.arms[seat][key]
+                arm[VISITS] += 1
+                arm[TOTAL] += reward[seat]
+
+    def _select(
+        self, node: Node, seat: int, options: Sequence[Any], only: dict[Any, int] | None
+    ) -> tuple[int, Any, bool]:
+        """(option index, its key, whether it is a new arm) for ``seat`` at ``node``: a new arm while
+        progressive widening allows one, else UCB1 on the legal arms with availability counts."""
+        arms = node.arms.setdefault(seat, {})
+        keys = [option_key(o) for o in options]
+        legal = [i for i, k in enumerate(keys) if (only is None or k in only)]
+        tried = [i for i in legal if keys[i] in arms]
+        visits = 0.0
+        for i in tried:
+            arm = arms[keys[i]]
+            arm[AVAIL] += 1
+            visits += arm[VISITS]
+        untried = [i for i in legal if keys[i] not in arms]
+        if untried and (not tried or len(tried) < math.ceil(self.widen * max(visits, 1.0) ** self.alpha)):
+            index = untried[int(self.rng.integers(len(untried)))]
+            arms[keys[index]] = [0.0, 0.0, 1.0]
+            return index, keys[index], True
+        best, best_value = tried[0], -math.inf
+        for i in tried:
+            arm = arms[keys[i]]
+            if arm[VISITS] == 0:
+                value = math.inf
+            else:
+                explore = self.c * math.sqrt(math.log(max(arm[AVAIL], 1.0)) / arm[VISITS])
+                value = arm[TOTAL] / arm[VISITS] + explore
+            if value > best_value:
+                best, best_value = i, value
+        return best, keys[best], False
+
+    # ----------------------------------------------------------------- playouts
+
+    def _policy(self, game: Any) -> list[Strategy] | None:
+        """The playout strategies by seat (None: uniform random choices), made once per decision."""
+        if self.playout == "random":
+            return None
+        from strategies.registry import parse_spec
+
+        spec = parse_spec(self.playout, game.name)
+        if getattr(spec.cls, "searches", False):
+            raise ValueError("the playout policy cannot itself search")
+        seeds = self.rng.integers(0, 2**63, size=game.max_players)
+        return [spec.make(seat, np.random.default_rng(int(s))) for seat, s in enumerate(seeds)]
+
+    def _play_out(self, game: Any, state: Any, policy: list[Strategy] | None) -> Any:
+        """Play ``state`` on for ``depth`` decision points (0: to the end, within the game's cap)."""
+        limit = self.depth or game.default_max_decisions
+        steps = 0
+        while steps < limit and not game.is_terminal(state):
+            choices = {}
+            for seat in game.to_move(state):
+                options = game.legal_options(state, seat)
+                if policy is None:
+                    choices[seat] = options[int(self.rng.integers(len(options)))]
+                else:
+                    player = policy[seat]
+                    seen = game.view(state, seat) if player.reads_view else None
+                    choices[seat] = player.choose(seen, options)
+            game.apply(state, choices)
+            steps += 1
+        return state
