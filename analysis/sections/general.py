@@ -27,25 +27,53 @@ from analysis.sections.blocks import (
     tests_table,
     variant_words,
 )
+from analysis.sections.tables import (
+    findings_for,
+    mean_columns,
+    mean_interval,
+    share_interval,
+    win_rate_columns,
+)
 from sim.games import GAMES
 
 # --------------------------------------------------------------------------- sections
 
 
-def seat_section(
-    runs: Runs, position: str = "seat", sid: str = "seat-balance", title: str = "Seat balance"
-) -> Section:
-    rates = balance.seat_balance(runs, position=position)
-    tests = balance.balance_tests(runs, position=position)
+SEAT_NOTE = (
+    "Win rates count decided games; "
+    + balance.TIES_NOTE
+    + ". Truncated and errored games have no winner and are left out (counted in the table). "
+    "The independent unit is the block (one deal replayed under every seat shift with --seats "
+    "rotate or exhaustive, else one game): intervals are Wilson's at the blocks' effective size, "
+    "the design-aware p is the Rao-Scott corrected chi-square on the blocks (the plain chi-square "
+    "where every block is one game), Holm-adjusted over the table's groups for the verdict; the "
+    "plain chi-square and G p assume independent games. Balance = 1 - the largest gap between "
+    "two win rates (1 = even); its interval holds the positions' intervals at a "
+    "Bonferroni-adjusted level (simultaneous 95%, conservative). Even a perfectly fair game shows "
+    "a Balance below 1 (about 0.87 at 4 players and 60 games, 0.95 at 400): the table gives what "
+    "one would show at each group's size. Ludii's Balance is computed over rank utilities "
+    "((u + 1) / 2, so a second place counts) rather than win shares: at 3 or more players the two "
+    "differ. First-player advantage = first "
+    "position's win rate - 1/players, in percentage points (pp). The smallest detectable gap is "
+    "the max-min gap the test finds with 80% power at this size."
+)
+RATINGS_NOTE = (
+    "Ratings: Bradley-Terry by MM iterations on every pair of different strategies in each finished "
+    "game (rank breaking; shared ranks count 1/2), intervals from 200 bootstrap resamples of whole "
+    "games. 1500 is the geometric mean; +200 means finishing ahead about 76% of the time."
+)
+
+
+def _seat_reading(tests: pl.DataFrame, label: str) -> str:
+    """The least even group in words, with its test, and how many groups differ."""
     worst = tests.sort("balance").row(0, named=True)
     significant = significant_groups(tests)
-    label = position.replace("_", " ")
     verdict = (
         f"so the {label}s differ by more than chance"
         if worst["p_adjusted"] < 0.05
         else f"so the data do not show a {label} advantage at this sample size"
     )
-    reading = (
+    return (
         f"In {worst['decided']:,} decided {players_words(worst['players'])} games ({worst['game']}, "
         f"{worst['variant']}), {label} {worst['best']} won most often ({pct(worst['best_rate'])}) "
         f"and {label} {worst['worst']} least ({pct(worst['worst_rate'])}), a Balance of "
@@ -58,22 +86,23 @@ def seat_section(
             else "."
         )
     )
+
+
+def seat_section(
+    runs: Runs, position: str = "seat", sid: str = "seat-balance", title: str = "Seat balance"
+) -> Section:
+    """Win rate by ``position`` and the design-aware tests of equal chances, Balance and first-player
+    advantage (``balance.seat_balance``, ``balance.balance_tests``)."""
+    rates = balance.seat_balance(runs, position=position)
+    tests = balance.balance_tests(runs, position=position)
+    label = position.replace("_", " ")
+    chart = charts.win_rates(rates, position, f"Win rate by {label} (95% intervals clustered on blocks)")
     return Section(
         sid,
         title,
         f"Does the {label} you play from change your chance to win?",
-        reading,
-        charts=[
-            Chart(
-                sid,
-                charts.png(
-                    charts.win_rates(
-                        rates, position, f"Win rate by {label} (95% intervals clustered on blocks)"
-                    )
-                ),
-                f"Win rate by {label} with 95% intervals",
-            )
-        ],
+        _seat_reading(tests, label),
+        charts=[Chart(sid, charts.png(chart), f"Win rate by {label} with 95% intervals")],
         tables=[
             tests_table(
                 "Tests of equal chances, Balance and first-player advantage",
@@ -91,32 +120,12 @@ def seat_section(
                     ("strategy mix", col("mix")),
                     (label, col(position)),
                     ("games", col("games")),
-                    ("wins", col("wins")),
-                    ("win rate", col("win_rate", pct)),
-                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-                    ("equal chances", col("expected", pct)),
+                    *win_rate_columns(col("wins")),
                 ],
             ),
         ],
         findings=balance_findings(sid, tests, rates, position, label),
-        notes=[
-            "Win rates count decided games; "
-            + balance.TIES_NOTE
-            + ". Truncated and errored games have no winner and are left out (counted in the table). "
-            "The independent unit is the block (one deal replayed under every seat shift with --seats "
-            "rotate or exhaustive, else one game): intervals are Wilson's at the blocks' effective size, "
-            "the design-aware p is the Rao-Scott corrected chi-square on the blocks (the plain chi-square "
-            "where every block is one game), Holm-adjusted over the table's groups for the verdict; the "
-            "plain chi-square and G p assume independent games. Balance = 1 - the largest gap between "
-            "two win rates (1 = even); its interval holds the positions' intervals at a "
-            "Bonferroni-adjusted level (simultaneous 95%, conservative). Even a perfectly fair game shows "
-            "a Balance below 1 (about 0.87 at 4 players and 60 games, 0.95 at 400): the table gives what "
-            "one would show at each group's size. Ludii's Balance is computed over rank utilities "
-            "((u + 1) / 2, so a second place counts) rather than win shares: at 3 or more players the two "
-            "differ. First-player advantage = first "
-            "position's win rate - 1/players, in percentage points (pp). The smallest detectable gap is "
-            "the max-min gap the test finds with 80% power at this size.",
-        ],
+        notes=[SEAT_NOTE],
     )
 
 
@@ -133,6 +142,94 @@ def pooled_words(runs: Runs, players: bool = True) -> str:
     return f" (pooled over {' and '.join(parts)})" if parts else ""
 
 
+def _strength_reading(rated: pl.DataFrame, h2h: pl.DataFrame, pooled: str) -> str:
+    """The highest and lowest rated strategies, and how often the one finishes ahead of the other."""
+    best = rated.row(0, named=True)
+    worst = rated.row(rated.height - 1, named=True)
+    pair = h2h.filter((pl.col("strategy") == best["strategy"]) & (pl.col("opponent") == worst["strategy"]))
+    versus = (
+        f", and finishes ahead of {worst['strategy']} in {pct(pair['rate'][0], 0)} of their meetings"
+        if pair.height
+        else ""
+    )
+    return (
+        f"{best['strategy']} is rated highest{pooled} ({best['rating']:.0f} "
+        f"{interval(best['rating_low'], best['rating_high'], digits=0)}) and {worst['strategy']} lowest "
+        f"({worst['rating']:.0f} {interval(worst['rating_low'], worst['rating_high'], digits=0)}){versus}."
+    )
+
+
+def _strength_charts(rated: pl.DataFrame, h2h: pl.DataFrame, pooled: str) -> list[Chart]:
+    """The ratings with their intervals, and one head-to-head matrix per game."""
+    ratings = charts.ratings(rated, f"Bradley-Terry rating{pooled} (95% game-bootstrap intervals)")
+    matrices = [
+        Chart(
+            f"head-to-head-{game}",
+            charts.png(
+                charts.head_to_head(
+                    h2h.filter(pl.col("game") == game), f"{game}: row finishes ahead of column"
+                )
+            ),
+            f"Head-to-head matrix, {game}",
+        )
+        for game in h2h["game"].unique(maintain_order=True).to_list()
+    ]
+    return [Chart("ratings", charts.png(ratings), "Ratings with intervals"), *matrices]
+
+
+def _strength_tables(rated: pl.DataFrame, h2h: pl.DataFrame, pooled: str) -> list[Table]:
+    return [
+        table(
+            f"Bradley-Terry ratings (Elo scale){pooled}",
+            rated,
+            [
+                ("game", col("game")),
+                ("strategy", col("strategy")),
+                ("rating", col("rating", lambda x: f"{x:.0f}")),
+                mean_interval("rating_low", "rating_high", digits=0),
+                ("games", col("games")),
+                ("pairwise meetings", col("meetings")),
+            ],
+        ),
+        table(
+            "Head to head: strategy finishes ahead of opponent",
+            h2h,
+            [
+                ("game", col("game")),
+                ("strategy", col("strategy")),
+                ("opponent", col("opponent")),
+                ("meetings", col("meetings")),
+                ("ahead", col("ahead")),
+                ("rate", col("rate", pct)),
+                share_interval(),
+            ],
+        ),
+    ]
+
+
+def _strength_findings(sid: str, rated: pl.DataFrame, h2h: pl.DataFrame) -> list[Finding]:
+    found = findings_for(section=sid, low="ci_low", high="ci_high")
+    return found(
+        rated,
+        metric="rating",
+        groups=("strategy",),
+        estimate="rating",
+        low="rating_low",
+        high="rating_high",
+        games="games",
+        unit="rating",
+        expected=1500.0,
+    ) + found(
+        h2h,
+        metric="finishes ahead",
+        groups=("strategy", "opponent"),
+        estimate="rate",
+        games="meetings",
+        unit="share",
+        expected=0.5,
+    )
+
+
 def strength_section(runs: Runs, sid: str = "strength") -> Section:
     """Bradley-Terry ratings and the head-to-head matrix of one game's strategies; with a single
     strategy in every seat (a mirror match) there is nothing to rate, and the section says so."""
@@ -147,101 +244,16 @@ def strength_section(runs: Runs, sid: str = "strength") -> Section:
             "Every seat played the same strategy (a mirror match), so there is no strategy to compare: "
             "run two or more strategies to rate them.",
         )
-    best = rated.row(0, named=True)
-    worst = rated.row(rated.height - 1, named=True)
-    pair = h2h.filter((pl.col("strategy") == best["strategy"]) & (pl.col("opponent") == worst["strategy"]))
-    versus = (
-        f", and finishes ahead of {worst['strategy']} in {pct(pair['rate'][0], 0)} of their meetings"
-        if pair.height
-        else ""
-    )
     pooled = pooled_words(runs)
-    reading = (
-        f"{best['strategy']} is rated highest{pooled} ({best['rating']:.0f} "
-        f"{interval(best['rating_low'], best['rating_high'], digits=0)}) and {worst['strategy']} lowest "
-        f"({worst['rating']:.0f} {interval(worst['rating_low'], worst['rating_high'], digits=0)}){versus}."
-    )
-    figs = [
-        Chart(
-            f"head-to-head-{g}",
-            charts.png(
-                charts.head_to_head(h2h.filter(pl.col("game") == g), f"{g}: row finishes ahead of column")
-            ),
-            f"Head-to-head matrix, {g}",
-        )
-        for g in h2h["game"].unique(maintain_order=True).to_list()
-    ]
     return Section(
         sid,
         "Strategy strength",
         question,
-        reading,
-        charts=[
-            Chart(
-                "ratings",
-                charts.png(
-                    charts.ratings(rated, f"Bradley-Terry rating{pooled} (95% game-bootstrap intervals)")
-                ),
-                "Ratings with intervals",
-            ),
-            *figs,
-        ],
-        tables=[
-            table(
-                f"Bradley-Terry ratings (Elo scale){pooled}",
-                rated,
-                [
-                    ("game", col("game")),
-                    ("strategy", col("strategy")),
-                    ("rating", col("rating", lambda x: f"{x:.0f}")),
-                    ("95% interval", lambda r: interval(r["rating_low"], r["rating_high"], digits=0)),
-                    ("games", col("games")),
-                    ("pairwise meetings", col("meetings")),
-                ],
-            ),
-            table(
-                "Head to head: strategy finishes ahead of opponent",
-                h2h,
-                [
-                    ("game", col("game")),
-                    ("strategy", col("strategy")),
-                    ("opponent", col("opponent")),
-                    ("meetings", col("meetings")),
-                    ("ahead", col("ahead")),
-                    ("rate", col("rate", pct)),
-                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-                ],
-            ),
-        ],
-        findings=from_frame(
-            rated,
-            section=sid,
-            metric="rating",
-            groups=("strategy",),
-            estimate="rating",
-            low="rating_low",
-            high="rating_high",
-            games="games",
-            unit="rating",
-            expected=1500.0,
-        )
-        + from_frame(
-            h2h,
-            section=sid,
-            metric="finishes ahead",
-            groups=("strategy", "opponent"),
-            estimate="rate",
-            low="ci_low",
-            high="ci_high",
-            games="meetings",
-            unit="share",
-            expected=0.5,
-        ),
-        notes=[
-            "Ratings: Bradley-Terry by MM iterations on every pair of different strategies in each finished "
-            "game (rank breaking; shared ranks count 1/2), intervals from 200 bootstrap resamples of whole "
-            "games. 1500 is the geometric mean; +200 means finishing ahead about 76% of the time."
-        ],
+        _strength_reading(rated, h2h, pooled),
+        charts=_strength_charts(rated, h2h, pooled),
+        tables=_strength_tables(rated, h2h, pooled),
+        findings=_strength_findings(sid, rated, h2h),
+        notes=[RATINGS_NOTE],
     )
 
 
@@ -297,8 +309,7 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
                     ("players", col("players")),
                     ("variant", col("variant")),
                     ("games", col("n")),
-                    ("mean", col("mean", lambda x: num(x, 2))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"], digits=2)),
+                    *mean_columns(digits=2),
                     ("median", col("median", lambda x: num(x, 0))),
                     ("max", col("max")),
                     ("never changed", col("none", pct)),
