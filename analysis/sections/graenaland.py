@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 
 import polars as pl
 
@@ -15,6 +14,7 @@ from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    Table,
     balance_findings,
     col,
     correction_words,
@@ -35,6 +35,13 @@ from analysis.sections.blocks import (
     variant_column,
     variant_words,
 )
+from analysis.sections.tables import (
+    Column,
+    mix_column,
+    share_with_interval,
+    win_rate_columns,
+    with_interval,
+)
 
 GAME = graenaland.GAME
 KEYS = ("players", "variant", "mix")
@@ -49,18 +56,32 @@ GRAENALAND_NOTE = (
 )
 
 
-def start_positions_section(g: Runs) -> Section:
-    """Graenaland's standard start positions: win rate, length, goals and territories per position."""
-    std = graenaland.standard_runs(g)
-    position = graenaland.position_column(std)
-    positions = graenaland.start_positions(std)
-    tests = balance.balance_tests(std, position=position).sort("players", "variant", "mix")
-    worst = tests.sort("balance").row(0, named=True)
-    rows = positions.filter(
-        (pl.col("players") == worst["players"])
-        & (pl.col("variant") == worst["variant"])
-        & (pl.col("mix") == worst["mix"])
+START_NOTE = (
+    "Runs with the custom-start draft are left out here (see the draft section). Strategies rotate "
+    "through the seats, so a position's win rate is not one strategy's. Position n is the seat that "
+    "settles the spaces marked n (seat 1 starts). "
+    "'{unit} of its wins' is the mean length of the games the position won (only the main player "
+    "announces and the main player changes every round, so a position's wins fall on every n-th "
+    "round); 'goals met' counts "
+    "the goals a seat meets at the end (the announcer needs 3 of 5: 8 settlements; 2+ settlements on "
+    "3 territories; 4 settlements on one territory; 2 buildings, 3 with the three-player "
+    "adjustments; army strength 3). "
+)
+
+
+def _same_group(row: dict) -> pl.Expr:
+    """The rows of ``row``'s player count, variant and strategy mix."""
+    return (
+        (pl.col("players") == row["players"])
+        & (pl.col("variant") == row["variant"])
+        & (pl.col("mix") == row["mix"])
     )
+
+
+def _start_reading(tests: pl.DataFrame, positions: pl.DataFrame, position: str) -> str:
+    """The least even group: its best and worst start positions, their goals, and the test."""
+    worst = tests.sort("balance").row(0, named=True)
+    rows = positions.filter(_same_group(worst))
     best = rows.sort("win_rate", descending=True).row(0, named=True)
     low = rows.sort("win_rate").row(0, named=True)
 
@@ -80,7 +101,7 @@ def start_positions_section(g: Runs) -> Section:
             f", their seats ending with {best['goals_met']:.1f} and {low['goals_met']:.1f} goals on average"
         )
     game = f"{players_words(worst['players'])} Graenaland{variant_words(worst['variant'])}"
-    reading = (
+    return (
         f"The least even case is {game}: in {worst['decided']:,} decided games {where(best)} wins "
         f"{pct(best['win_rate'])} {interval(best['ci_low'], best['ci_high'], as_pct=True)} and {where(low)} "
         f"{pct(low['win_rate'])} {interval(low['ci_low'], low['ci_high'], as_pct=True)}{goals}; the Balance "
@@ -93,31 +114,27 @@ def start_positions_section(g: Runs) -> Section:
             else "."
         )
     )
-    goal_cols = [c for c in graenaland.GOALS if f"rate_{c}" in positions.columns]
-    unit = "rounds" if "rounds_won" in positions.columns else "decisions"
-    columns: list[tuple[str, Callable[[dict], str]]] = [
+
+
+def _start_columns(positions: pl.DataFrame, position: str, unit: str) -> list[Column]:
+    columns: list[Column] = [
         ("players", col("players")),
         *variant_column(positions),
-        *([("strategy mix", col("mix"))] if several(positions, "mix", ("players", "variant")) else []),
+        *mix_column(positions),
         ("position", col(position)),
         ("start territories", col("start_territories")),
         ("games", col("games")),
-        ("win rate", col("win_rate", pct)),
-        ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-        (
-            f"{unit} of its wins [95%]",
-            lambda r: f"{num(r[f'{unit}_won'], 1)} " + interval(r[f"{unit}_won_low"], r[f"{unit}_won_high"]),
-        ),
+        *win_rate_columns(expected=False),
+        (f"{unit} of its wins [95%]", with_interval(f"{unit}_won", f"{unit}_won_low", f"{unit}_won_high")),
     ]
     if "goals_met" in positions.columns:
-        columns.append(
-            (
-                "goals met [95%]",
-                lambda r: (
-                    f"{r['goals_met']:.2f} " + interval(r["goals_met_low"], r["goals_met_high"], digits=2)
-                ),
-            )
-        )
+        goals = with_interval("goals_met", "goals_met_low", "goals_met_high", lambda x: f"{x:.2f}", digits=2)
+        columns.append(("goals met [95%]", goals))
+    return columns
+
+
+def _start_charts(std: Runs, positions: pl.DataFrame, position: str) -> list[Chart]:
+    """Win rate by start position, and the goals its seats meet where the records have them."""
     found = [
         Chart(
             "start-positions",
@@ -131,7 +148,7 @@ def start_positions_section(g: Runs) -> Section:
             "Win rate by standard start position with 95% intervals",
         )
     ]
-    if goal_cols:
+    if any(f"rate_{c}" in positions.columns for c in graenaland.GOALS):
         rates = graenaland.goal_rates(std, position, by=("players", "variant")).with_columns(panel_label())
         found.append(
             Chart(
@@ -147,10 +164,14 @@ def start_positions_section(g: Runs) -> Section:
                 "Share of seats meeting each goal at the end, by start position",
             )
         )
-    found_numbers = balance_findings("start-positions", tests, positions, position, "start position")
+    return found
+
+
+def _start_findings(tests: pl.DataFrame, positions: pl.DataFrame, position: str, unit: str) -> list[Finding]:
+    found = balance_findings("start-positions", tests, positions, position, "start position")
     for column, metric in ((f"{unit}_won", f"{unit} of its wins"), (graenaland.GOALS_MET, "goals met")):
         if column in positions.columns:
-            found_numbers += from_frame(
+            found += from_frame(
                 positions,
                 section="start-positions",
                 metric=f"start position {metric}",
@@ -162,43 +183,51 @@ def start_positions_section(g: Runs) -> Section:
                 unit=unit if column.endswith("_won") else "count",
                 game=GAME,
             )
+    return found
+
+
+def start_positions_section(runs: Runs) -> Section:
+    """Graenaland's standard start positions: win rate, length, goals and territories per position."""
+    std = graenaland.standard_runs(runs)
+    position = graenaland.position_column(std)
+    positions = graenaland.start_positions(std)
+    tests = balance.balance_tests(std, position=position).sort("players", "variant", "mix")
+    unit = "rounds" if "rounds_won" in positions.columns else "decisions"
     return Section(
         "start-positions",
         "Graenaland start positions",
         "Are the standard start positions fair? How often does each win, how long do its wins take, which "
         "goals do its seats reach, and where does it start?",
-        reading,
-        charts=found,
+        _start_reading(tests, positions, position),
+        charts=_start_charts(std, positions, position),
         tables=[
             tests_table("Tests of equal chances, Balance and first-player advantage", tests, "position"),
-            table("Each start position", positions, columns),
+            table("Each start position", positions, _start_columns(positions, position, unit)),
         ],
-        findings=found_numbers,
-        notes=[
-            "Runs with the custom-start draft are left out here (see the draft section). Strategies rotate "
-            "through the seats, so a position's win rate is not one strategy's. Position n is the seat that "
-            "settles the spaces marked n (seat 1 starts). "
-            f"'{unit} of its wins' is the mean length of the games the position won (only the main player "
-            "announces and the main player changes every round, so a position's wins fall on every n-th "
-            "round); 'goals met' counts "
-            "the goals a seat meets at the end (the announcer needs 3 of 5: 8 settlements; 2+ settlements on "
-            "3 territories; 4 settlements on one territory; 2 buildings, 3 with the three-player "
-            "adjustments; army strength 3). " + GRAENALAND_NOTE
-        ],
+        findings=_start_findings(tests, positions, position, unit),
+        notes=[START_NOTE.format(unit=unit) + GRAENALAND_NOTE],
     )
 
 
-def draft_section(g: Runs) -> Section:
-    """The custom-start draft: win rate by draft order and by the territory of the first village."""
-    parts = graenaland.draft(g)
+DRAFT_NOTE = (
+    "Draft order 1 places its first village (with its warrior) first and its second village last "
+    "(the order reverses). The territory is that of the seat's first village when the draft ends "
+    "(after any weighing anchor). Territories are not dealt at random: strong picks choose some more "
+    "often, so a territory's win rate mixes the territory with who picks it. The territory test "
+    "takes one winner per game, each seat with chance 1/players, and compares each territory's "
+    "wins with the seats it had (a Wald chi-square; a 2×k table of wins and non-wins would "
+    "ignore that a game's wins sum to one, and so inflate the statistic); the draft-order test "
+    "compares the picks' summed wins with equal chances on the rotation blocks. "
+)
+
+
+def _draft_reading(parts: dict[str, pl.DataFrame]) -> str:
+    """The largest draft group: first and last pick, the best and worst first-village territories, and
+    both tests under one correction."""
     order, order_tests = parts["order"], parts["order_tests"]
     territory, territory_tests = parts["territory"], parts["territory_tests"]
     main = order_tests.sort("decided", descending=True).row(0, named=True)
-    same = (
-        (pl.col("players") == main["players"])
-        & (pl.col("variant") == main["variant"])
-        & (pl.col("mix") == main["mix"])
-    )
+    same = _same_group(main)
     o = order.filter(same).sort("draft_order")
     first, last = o.row(0, named=True), o.row(o.height - 1, named=True)
     t = territory.filter(same).sort(["win_rate", "territory_name"], descending=[True, False])
@@ -216,7 +245,7 @@ def draft_section(g: Runs) -> Section:
         if differ
         else "neither differs by more than chance at this sample size"
     ) + f" ({both.method}'s correction over {both.family} tests)"
-    reading = (
+    return (
         f"In {main['decided']:,} decided {players_words(main['players'])} games with the draft, the first "
         f"pick won {pct(first['win_rate'])} {interval(first['ci_low'], first['ci_high'], as_pct=True)} and "
         f"the last {pct(last['win_rate'])} {interval(last['ci_low'], last['ci_high'], as_pct=True)} "
@@ -225,9 +254,12 @@ def draft_section(g: Runs) -> Section:
         f"{pct(bottom['win_rate'])} of {bottom['picks']:,} (one winner per game given who settled where, "
         f"{p_is(t_p)}): {verdict}."
     )
-    found = balance_findings("draft", order_tests, order, graenaland.DRAFT_ORDER, "pick")
+
+
+def _draft_findings(parts: dict[str, pl.DataFrame]) -> list[Finding]:
+    found = balance_findings("draft", parts["order_tests"], parts["order"], graenaland.DRAFT_ORDER, "pick")
     found += from_frame(
-        territory,
+        parts["territory"],
         section="draft",
         metric="first-village territory win rate",
         groups=(*KEYS, "territory_name"),
@@ -240,7 +272,7 @@ def draft_section(g: Runs) -> Section:
         game=GAME,
     )
     found += from_frame(
-        territory_tests,
+        parts["territory_tests"],
         section="draft",
         metric="first-village territory test",
         groups=KEYS,
@@ -248,90 +280,80 @@ def draft_section(g: Runs) -> Section:
         test="Wald chi-square, one winner per game given who settled where (Rao-Scott on blocks)",
         game=GAME,
     )
+    return found
+
+
+def _draft_tables(parts: dict[str, pl.DataFrame]) -> list[Table]:
+    order, territory = parts["order"], parts["territory"]
+    return [
+        tests_table(
+            "Draft order: tests of equal chances, Balance and first-pick advantage",
+            parts["order_tests"],
+            "pick",
+        ),
+        table(
+            "Win rate by draft order",
+            order,
+            [
+                ("players", col("players")),
+                *variant_column(order),
+                *mix_column(order),
+                ("draft order", col("draft_order")),
+                ("games", col("games")),
+                *win_rate_columns(col("wins")),
+            ],
+        ),
+        table(
+            "Win rate by the territory of the first village",
+            territory,
+            [
+                ("players", col("players")),
+                *variant_column(territory),
+                *mix_column(territory),
+                ("territory", col("territory_name")),
+                ("first villages", col("picks")),
+                ("share of first villages", col("pick_share", pct)),
+                ("chosen by the first pick", col("first_picks")),
+                *win_rate_columns(col("wins"), expected=False),
+            ],
+        ),
+        table(
+            "Do the territories win equally often?",
+            parts["territory_tests"],
+            [
+                ("players", col("players")),
+                ("variant", col("variant")),
+                ("first villages", col("picks")),
+                ("Wald chi-square (one winner per game)", col("chi2")),
+                ("degrees of freedom", col("dof")),
+                ("p", col("p", pval)),
+            ],
+        ),
+    ]
+
+
+def draft_section(runs: Runs) -> Section:
+    """The custom-start draft: win rate by draft order and by the territory of the first village."""
+    parts = graenaland.draft(runs)
+    chart = charts.draft_rates(
+        parts["order"], parts["territory"], "The custom-start draft: win rate (95% Wilson intervals)"
+    )
     return Section(
         "draft",
         "Graenaland custom-start draft",
         "With the custom-start draft, does the pick order or the territory a player settles first change the "
         "chance to win?",
-        reading,
+        _draft_reading(parts),
         charts=[
             Chart(
                 "draft",
-                charts.png(
-                    charts.draft_rates(
-                        order, territory, "The custom-start draft: win rate (95% Wilson intervals)"
-                    )
-                ),
+                charts.png(chart),
                 "Win rate by draft order and by the territory of the first village",
             )
         ],
-        tables=[
-            tests_table(
-                "Draft order: tests of equal chances, Balance and first-pick advantage", order_tests, "pick"
-            ),
-            table(
-                "Win rate by draft order",
-                order,
-                [
-                    ("players", col("players")),
-                    *variant_column(order),
-                    *(
-                        [("strategy mix", col("mix"))]
-                        if several(order, "mix", ("players", "variant"))
-                        else []
-                    ),
-                    ("draft order", col("draft_order")),
-                    ("games", col("games")),
-                    ("wins", col("wins")),
-                    ("win rate", col("win_rate", pct)),
-                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-                    ("equal chances", col("expected", pct)),
-                ],
-            ),
-            table(
-                "Win rate by the territory of the first village",
-                territory,
-                [
-                    ("players", col("players")),
-                    *variant_column(territory),
-                    *(
-                        [("strategy mix", col("mix"))]
-                        if several(territory, "mix", ("players", "variant"))
-                        else []
-                    ),
-                    ("territory", col("territory_name")),
-                    ("first villages", col("picks")),
-                    ("share of first villages", col("pick_share", pct)),
-                    ("chosen by the first pick", col("first_picks")),
-                    ("wins", col("wins")),
-                    ("win rate", col("win_rate", pct)),
-                    ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-                ],
-            ),
-            table(
-                "Do the territories win equally often?",
-                territory_tests,
-                [
-                    ("players", col("players")),
-                    ("variant", col("variant")),
-                    ("first villages", col("picks")),
-                    ("Wald chi-square (one winner per game)", col("chi2")),
-                    ("degrees of freedom", col("dof")),
-                    ("p", col("p", pval)),
-                ],
-            ),
-        ],
-        findings=found,
-        notes=[
-            "Draft order 1 places its first village (with its warrior) first and its second village last "
-            "(the order reverses). The territory is that of the seat's first village when the draft ends "
-            "(after any weighing anchor). Territories are not dealt at random: strong picks choose some more "
-            "often, so a territory's win rate mixes the territory with who picks it. The territory test "
-            "takes one winner per game, each seat with chance 1/players, and compares each territory's "
-            "wins with the seats it had (a Wald chi-square; a 2×k table of wins and non-wins would "
-            "ignore that a game's wins sum to one, and so inflate the statistic); the draft-order test "
-            "compares the picks' summed wins with equal chances on the rotation blocks. " + GRAENALAND_NOTE
-        ],
+        tables=_draft_tables(parts),
+        findings=_draft_findings(parts),
+        notes=[DRAFT_NOTE + GRAENALAND_NOTE],
     )
 
 
@@ -384,16 +406,22 @@ def _holm_p(row: dict) -> str:
     return f"{p_is(row['p_value'])}, {row['correction']} {p_is(row['p_adjusted'])}"
 
 
-def three_player_section(g: Runs) -> Section | None:
-    """The three-player adjustments, with and without, beside 4 and 5 players; None without a
-    comparison to make."""
-    parts = graenaland.three_player(g)
-    comp = parts["compare"]
-    if comp.is_empty():
-        return None
-    side = parts["side_by_side"]
-    labels = {**charts.METRIC_LABELS, **graenaland.METRIC_NAMES}
-    unit = parts["lengths"]["unit"][0] if parts["lengths"].height else "rounds"
+THREE_PLAYER_NOTE = (
+    "Populations: '3p adjusted' plays the rulebook (three_player_adjustments auto or on), '3p "
+    "unadjusted' the same strategies and seeds with them off; 4p and 5p play without them (auto). "
+    "Runs with the custom-start draft, victory cards or the five-player offer are left out. "
+    "Differences are with minus without, by the design: paired by block where the two runs share "
+    "seeds (the same deals), else on each side's blocks (cluster-robust). Largest seat gap: "
+    "bias-corrected by a bootstrap of whole blocks, jackknife t interval, and the seats' "
+    "homogeneity chi-square as a permutation test relabelling whole blocks; game length, heroes' "
+    "share of each game's votes, truncated games and each goal's share among a game's winners: one "
+    "value per game, t on the blocks (effect sizes Cohen's d or h). Holm's correction over each "
+    "comparison's metrics gives the adjusted p. "
+)
+
+
+def _population_metrics(side: pl.DataFrame, unit: str) -> list[tuple[str, str, str, str, float]]:
+    """The side-by-side chart's metrics: (column, low, high, label, scale)."""
     metrics = [
         ("max_gap", "gap_low", "gap_high", "largest seat win-rate gap (pp)", 100.0),
         (unit, f"{unit}_low", f"{unit}_high", f"game length ({unit})", 1.0),
@@ -403,19 +431,19 @@ def three_player_section(g: Runs) -> Section | None:
             ("hero_share", "hero_share_low", "hero_share_high", "heroes' share of votes (%)", 100.0)
         )
     metrics.append(("truncated_rate", "trunc_low", "trunc_high", "truncated games (%)", 100.0))
-    mixes = several(side, "mix", ("population",))
-    side = side.with_columns(
-        (
-            pl.col("population") + pl.when(pl.lit(mixes)).then(": " + pl.col("mix")).otherwise(pl.lit(""))
-        ).alias("label")
-    )
-    found = [
+    return metrics
+
+
+def _three_player_charts(
+    side: pl.DataFrame, comp: pl.DataFrame, unit: str, labels: dict[str, str]
+) -> list[Chart]:
+    return [
         Chart(
             "three-player-side-by-side",
             charts.png(
                 charts.populations(
                     side,
-                    metrics,
+                    _population_metrics(side, unit),
                     "label",
                     "Three players with and without the adjustments, beside 4 and 5 (95% intervals)",
                 )
@@ -434,104 +462,109 @@ def three_player_section(g: Runs) -> Section | None:
             "Differences the adjustments make, with intervals",
         ),
     ]
-    tables = [
-        table(
-            "With minus without the adjustments",
-            comp,
-            [
-                ("players", col("players")),
-                *([("strategy mix", col("mix"))] if several(comp, "mix") else []),
-                ("metric", lambda r: labels.get(r["metric"].split(" (")[0], r["metric"])),
-                ("without", lambda r: _metric_value(r, "base_estimate")),
-                ("with", lambda r: _metric_value(r, "estimate")),
-                ("difference [95%]", _metric_diff),
-                ("effect size", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
-                ("p", col("p_value", pval)),
-                ("Holm p (over the comparison's metrics)", col("p_adjusted", pval)),
-                ("test", col("test")),
-            ],
-        ),
-        table(
-            "Side by side: three players with and without the adjustments, and more players",
-            side,
-            [
-                ("population", col("label")),
-                ("games", col("games")),
-                (
-                    "truncated [95%]",
-                    lambda r: (
-                        f"{pct(r['truncated_rate'])} "
-                        + interval(r["trunc_low"], r["trunc_high"], as_pct=True)
-                    ),
-                ),
-                (
-                    "largest seat gap [95%]",
-                    lambda r: f"{pct(r['max_gap'])} " + interval(r["gap_low"], r["gap_high"], as_pct=True),
-                ),
-                ("Balance", col("balance", lambda x: num(x, 3))),
-                ("equal chances p (design-aware)", col("p_value", pval)),
-                ("Holm p", col("p_adjusted", pval)),
-                (
-                    f"{unit} [95%]",
-                    lambda r: f"{num(r[unit], 1)} " + interval(r[f"{unit}_low"], r[f"{unit}_high"]),
-                ),
-                *(
-                    [
-                        (
-                            "heroes' vote share [95%]",
-                            lambda r: (
-                                f"{pct(r['hero_share'])} "
-                                + interval(r["hero_share_low"], r["hero_share_high"], as_pct=True)
-                            ),
-                        )
-                    ]
-                    if "hero_share" in side.columns
-                    else []
-                ),
-            ],
-        ),
+
+
+def _difference_table(comp: pl.DataFrame, labels: dict[str, str]) -> Table:
+    return table(
+        "With minus without the adjustments",
+        comp,
+        [
+            ("players", col("players")),
+            *mix_column(comp, ("players",)),
+            ("metric", lambda r: labels.get(r["metric"].split(" (")[0], r["metric"])),
+            ("without", lambda r: _metric_value(r, "base_estimate")),
+            ("with", lambda r: _metric_value(r, "estimate")),
+            ("difference [95%]", _metric_diff),
+            ("effect size", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
+            ("p", col("p_value", pval)),
+            ("Holm p (over the comparison's metrics)", col("p_adjusted", pval)),
+            ("test", col("test")),
+        ],
+    )
+
+
+def _side_table(side: pl.DataFrame, unit: str) -> Table:
+    heroes = [
+        ("heroes' vote share [95%]", share_with_interval("hero_share", "hero_share_low", "hero_share_high"))
     ]
-    if "goals" in parts:
-        goals = parts["goals"]
-        found.append(
-            Chart(
-                "three-player-goals",
-                charts.png(
-                    charts.goal_bars(goals, "population", "Goals the winners meet (95% Wilson intervals)")
-                ),
-                "Share of winners meeting each goal, per population",
-            )
-        )
-        wide = (
-            goals.with_columns(
-                pl.concat_str(
-                    [
-                        (pl.col("rate") * 100).round(0).cast(pl.Int64).cast(pl.String),
-                        pl.lit("% ["),
-                        (pl.col("ci_low") * 100).round(0).cast(pl.Int64).cast(pl.String),
-                        pl.lit(", "),
-                        (pl.col("ci_high") * 100).round(0).cast(pl.Int64).cast(pl.String),
-                        pl.lit("]"),
-                    ]
-                ).alias("cell")
-            )
-            .group_by("population", "players", "adjusted", "mix", maintain_order=True)
-            .agg(
-                pl.col("winners").first(),
-                *[pl.col("cell").filter(pl.col("goal") == c).first().alias(c) for c in graenaland.GOALS],
-            )
-        )
-        tables.append(
-            table(
-                "Share of winners meeting each goal [95%]",
-                wide,
+    return table(
+        "Side by side: three players with and without the adjustments, and more players",
+        side,
+        [
+            ("population", col("label")),
+            ("games", col("games")),
+            ("truncated [95%]", share_with_interval("truncated_rate", "trunc_low", "trunc_high")),
+            ("largest seat gap [95%]", share_with_interval("max_gap", "gap_low", "gap_high")),
+            ("Balance", col("balance", lambda x: num(x, 3))),
+            ("equal chances p (design-aware)", col("p_value", pval)),
+            ("Holm p", col("p_adjusted", pval)),
+            (f"{unit} [95%]", with_interval(unit, f"{unit}_low", f"{unit}_high")),
+            *(heroes if "hero_share" in side.columns else []),
+        ],
+    )
+
+
+def _goals_chart(goals: pl.DataFrame) -> Chart:
+    return Chart(
+        "three-player-goals",
+        charts.png(charts.goal_bars(goals, "population", "Goals the winners meet (95% Wilson intervals)")),
+        "Share of winners meeting each goal, per population",
+    )
+
+
+def _goals_table(goals: pl.DataFrame) -> Table:
+    """One row per population, one ``rate% [low, high]`` cell per goal."""
+    wide = (
+        goals.with_columns(
+            pl.concat_str(
                 [
-                    ("population", col("population")),
-                    ("winners", col("winners")),
-                    *[(label, col(c)) for c, label in graenaland.GOALS.items()],
-                ],
-            )
+                    (pl.col("rate") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                    pl.lit("% ["),
+                    (pl.col("ci_low") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                    pl.lit(", "),
+                    (pl.col("ci_high") * 100).round(0).cast(pl.Int64).cast(pl.String),
+                    pl.lit("]"),
+                ]
+            ).alias("cell")
         )
+        .group_by("population", "players", "adjusted", "mix", maintain_order=True)
+        .agg(
+            pl.col("winners").first(),
+            *[pl.col("cell").filter(pl.col("goal") == c).first().alias(c) for c in graenaland.GOALS],
+        )
+    )
+    return table(
+        "Share of winners meeting each goal [95%]",
+        wide,
+        [
+            ("population", col("population")),
+            ("winners", col("winners")),
+            *[(label, col(c)) for c, label in graenaland.GOALS.items()],
+        ],
+    )
+
+
+def three_player_section(runs: Runs) -> Section | None:
+    """The three-player adjustments, with and without, beside 4 and 5 players; None without a
+    comparison to make."""
+    parts = graenaland.three_player(runs)
+    comp = parts["compare"]
+    if comp.is_empty():
+        return None
+    side = parts["side_by_side"]
+    labels = {**charts.METRIC_LABELS, **graenaland.METRIC_NAMES}
+    unit = parts["lengths"]["unit"][0] if parts["lengths"].height else "rounds"
+    mixes = several(side, "mix", ("population",))
+    side = side.with_columns(
+        (
+            pl.col("population") + pl.when(pl.lit(mixes)).then(": " + pl.col("mix")).otherwise(pl.lit(""))
+        ).alias("label")
+    )
+    found = _three_player_charts(side, comp, unit, labels)
+    tables = [_difference_table(comp, labels), _side_table(side, unit)]
+    if "goals" in parts:
+        found.append(_goals_chart(parts["goals"]))
+        tables.append(_goals_table(parts["goals"]))
     return Section(
         "three-player",
         "Graenaland three-player adjustments",
@@ -543,18 +576,7 @@ def three_player_section(g: Runs) -> Section | None:
         charts=found,
         tables=tables,
         findings=_three_player_findings(parts, unit),
-        notes=[
-            "Populations: '3p adjusted' plays the rulebook (three_player_adjustments auto or on), '3p "
-            "unadjusted' the same strategies and seeds with them off; 4p and 5p play without them (auto). "
-            "Runs with the custom-start draft, victory cards or the five-player offer are left out. "
-            "Differences are with minus without, by the design: paired by block where the two runs share "
-            "seeds (the same deals), else on each side's blocks (cluster-robust). Largest seat gap: "
-            "bias-corrected by a bootstrap of whole blocks, jackknife t interval, and the seats' "
-            "homogeneity chi-square as a permutation test relabelling whole blocks; game length, heroes' "
-            "share of each game's votes, truncated games and each goal's share among a game's winners: one "
-            "value per game, t on the blocks (effect sizes Cohen's d or h). Holm's correction over each "
-            "comparison's metrics gives the adjusted p. " + GRAENALAND_NOTE
-        ],
+        notes=[THREE_PLAYER_NOTE + GRAENALAND_NOTE],
     )
 
 
@@ -651,31 +673,31 @@ def _metric_diff(row: dict) -> str:
 
 def graenaland_sections(runs: Runs) -> list[Section]:
     """Start positions, the custom-start draft and the three-player adjustments, as the records allow."""
-    g = runs.only(game=graenaland.GAME)
-    if not len(g):
+    own = runs.only(game=graenaland.GAME)
+    if not len(own):
         return []
     sections = []
-    if len(graenaland.standard_runs(g)):
+    if len(graenaland.standard_runs(own)):
         try:
-            sections.append(start_positions_section(g))
+            sections.append(start_positions_section(own))
         except Exception as exc:  # a reshaped column: say so, keep the rest
             sections.append(
                 unavailable(
                     "start-positions", "Graenaland start positions", "Are the start positions fair?", exc
                 )
             )
-    if len(graenaland.draft_runs(g)):
+    if len(graenaland.draft_runs(own)):
         try:
-            sections.append(draft_section(g))
+            sections.append(draft_section(own))
         except Exception as exc:
             sections.append(
                 unavailable("draft", "Graenaland custom-start draft", "Does the draft favour a pick?", exc)
             )
-    basic = {(r.players, graenaland.adjusted(r)) for r in g if graenaland.is_basic(r)}
+    basic = {(r.players, graenaland.adjusted(r)) for r in own if graenaland.is_basic(r)}
     if not any((p, not a) in basic for p, a in basic):
         return sections  # no player count played both with and without the three-player adjustments
     try:
-        three = three_player_section(g)
+        three = three_player_section(own)
     except Exception as exc:
         three = unavailable(
             "three-player", "Graenaland three-player adjustments", "Do the adjustments do their job?", exc
