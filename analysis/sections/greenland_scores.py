@@ -1,0 +1,180 @@
+"""The Greenland report's score section (issue 7): score spreads and the mean score per tribe."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import charts, greenland
+from analysis.findings import from_frame
+from analysis.runs import Runs
+from analysis.sections.blocks import (
+    Chart,
+    Section,
+    col,
+    interval,
+    num,
+    table,
+)
+from analysis.sections.greenland_common import (
+    GAME,
+    SPREAD_AXIS,
+    SPREADS,
+    bars,
+    chart_tribes,
+    count_words,
+    groups_of,
+    rulebook,
+    run_columns,
+    variant_name,
+    words_list,
+)
+
+
+def scores_section(g: Runs) -> Section:
+    spread = greenland.score_spread(g)
+    by_tribe = greenland.tribe_scores(g)
+    head = rulebook(spread).sort("players")
+    rows = head.to_dicts()
+    counts = count_words([r["players"] for r in rows])
+
+    def each(m: str, with_interval: bool = False) -> str:
+        return words_list(
+            [
+                f"{r[f'{m}_mean']:.1f}"
+                + (f" {interval(r[f'{m}_low'], r[f'{m}_high'])}" if with_interval else "")
+                for r in rows
+            ]
+        )
+
+    tribes = rulebook(by_tribe)
+    pooled = (
+        tribes.group_by("tribe")
+        .agg(((pl.col("mean") * pl.col("seats")).sum() / pl.col("seats").sum()).alias("mean"))
+        .sort(["mean", "tribe"], descending=[True, False])
+    )
+    top, bottom = pooled.row(0, named=True), pooled.row(pooled.height - 1, named=True)
+    reading = (
+        f"With {counts} tribes{variant_name(head)} the winner beats the runner-up by "
+        f"{each('first_minus_second', True)} points on average and the last by {each('first_minus_last')}; "
+        f"the winning score averages {each('winning_score')}. Among the tribes the {top['tribe']} score "
+        f"most ({top['mean']:.1f} points on average) and the {bottom['tribe']} least ({bottom['mean']:.1f})."
+    )
+    long = pl.concat(
+        [
+            spread.select(
+                "players",
+                "variant",
+                *(["mix"] if "mix" in spread.columns else []),
+                pl.lit(label).alias("measure"),
+                pl.col(f"{m}_mean").alias("mean"),
+                pl.col(f"{m}_low").alias("low"),
+                pl.col(f"{m}_high").alias("high"),
+            )
+            for m, label in SPREAD_AXIS.items()
+        ]
+    )
+    boxes = rulebook(greenland.seats(g))
+    keys = groups_of(spread)
+    found = []
+    for m, label in {**SPREADS, "mean_score": "mean score"}.items():
+        found += from_frame(
+            spread,
+            section="greenland-scores",
+            metric=label,
+            groups=keys,
+            estimate=f"{m}_mean",
+            low=f"{m}_low",
+            high=f"{m}_high",
+            games="games",
+            clusters="blocks",
+            unit="points",
+            game=GAME,
+        )
+    found += from_frame(
+        by_tribe,
+        section="greenland-scores",
+        metric="tribe mean score",
+        groups=groups_of(by_tribe, "tribe"),
+        estimate="mean",
+        low="low",
+        high="high",
+        games="seats",
+        clusters="blocks",
+        unit="points",
+        game=GAME,
+    )
+    return Section(
+        "greenland-scores",
+        "Greenland score spreads",
+        "How far apart are Greenland scores, and does a tribe score more than the others?",
+        reading,
+        charts=[
+            Chart(
+                "greenland-spreads",
+                charts.png(
+                    charts.grouped_means(
+                        bars(long, "measure", "variant"),
+                        "measure",
+                        "variant",
+                        "points",
+                        "Greenland score spreads (mean, 95% interval)",
+                    )
+                ),
+                "Greenland score spreads",
+            ),
+            Chart(
+                "greenland-tribe-scores",
+                charts.png(
+                    charts.score_boxes(
+                        chart_tribes(boxes),
+                        "tribe",
+                        "score",
+                        "final score (points)",
+                        "Greenland final scores by tribe",
+                    )
+                ),
+                "Greenland final scores by tribe",
+            ),
+        ],
+        findings=found,
+        tables=[
+            table(
+                "Score spreads per game (points)",
+                spread,
+                [
+                    *run_columns(spread),
+                    ("strategy mix", col("mix")),
+                    ("games", col("games")),
+                    *[
+                        (
+                            f"{label} (mean [95%], sd)",
+                            lambda r, m=m: (
+                                f"{num(r[f'{m}_mean'], 1)} "
+                                + interval(r[f"{m}_low"], r[f"{m}_high"])
+                                + f", {num(r[f'{m}_sd'], 1)}"
+                            ),
+                        )
+                        for m, label in {**SPREADS, "mean_score": "mean score"}.items()
+                    ],
+                ],
+            ),
+            table(
+                "Mean score by tribe (points)",
+                by_tribe,
+                [
+                    *run_columns(by_tribe),
+                    ("tribe", col("tribe")),
+                    ("seats", col("seats")),
+                    ("mean score", col("mean", lambda x: num(x, 1))),
+                    ("95% interval", lambda r: interval(r["low"], r["high"])),
+                ],
+            ),
+        ],
+        notes=[
+            "Score (ruling G18, reconstructed): living tribesmen plus Trophy VP for a polytheist, or iron "
+            "and ivory for a monotheist; a tribe that died out scores what the scoring data give it (0 in "
+            "the packaged data). The sole remaining culture wins whatever the scores, so a winner can score "
+            "less than the runner-up. Intervals are 95% t intervals of the mean clustered on the blocks; box "
+            "plots show quartiles, whiskers 5-95%, diamonds the mean."
+        ],
+    )

@@ -1,0 +1,262 @@
+"""The Greenland report's tribes section (issue 7): win and survival rate per tribe, and whether the
+game agrees with the history, in which only the Thule survived."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import charts, greenland
+from analysis.findings import Finding, from_frame
+from analysis.runs import Runs
+from analysis.sections.blocks import (
+    Chart,
+    Section,
+    col,
+    interval,
+    num,
+    p_is,
+    pct,
+    pval,
+    table,
+)
+from analysis.sections.greenland_common import (
+    GAME,
+    TRIBE_TEST,
+    bars,
+    chart_tribes,
+    count_words,
+    groups_of,
+    names,
+    rulebook,
+    run_columns,
+    variant_name,
+)
+
+
+def _rate_findings(
+    frame: pl.DataFrame, sid: str, what: str, keys: list[str], *, games: str = "seats", suffix: str = ""
+) -> list[Finding]:
+    """``<what> win rate`` and ``<what> survival rate`` (with ``suffix``) of ``greenland.outcomes`` rows."""
+    common = {
+        "section": sid,
+        "groups": keys,
+        "games": games,
+        "clusters": "blocks",
+        "unit": "share",
+        "game": GAME,
+    }
+    return from_frame(
+        frame,
+        metric=f"{what} win rate{suffix}",
+        estimate="win_rate",
+        low="ci_low",
+        high="ci_high",
+        expected="expected",
+        **common,
+    ) + from_frame(
+        frame,
+        metric=f"{what} survival rate{suffix}",
+        estimate="survival_rate",
+        low="surv_low",
+        high="surv_high",
+        **common,
+    )
+
+
+def _thule_sentence(v: dict, others: list[dict]) -> str:
+    thule, best = v["thule"], v["best"]
+    kind = v["verdict"]
+    if kind == "no_thule":
+        return "No Thule seats are among these games, so the history cannot be checked."
+    if kind == "agrees":
+        text = (
+            "The game agrees with the history that the Thule are the best survivors: their interval lies "
+            "above every other tribe's"
+        )
+    elif kind == "leans":
+        overlap = [o for o in others if o["surv_high"] >= thule["surv_low"]]
+        text = (
+            "The Thule survive most often, as in the history, but their interval overlaps those of the "
+            f"{names(overlap)}, so the edge is not established at this sample size"
+        )
+    elif kind == "no_edge":
+        text = (
+            f"The game does not single out the Thule: the {best['tribe']} survive most often "
+            f"({pct(best['survival_rate'])}) and the intervals overlap"
+        )
+    else:
+        above = [o for o in others if o["surv_low"] > thule["surv_high"]]
+        text = (
+            f"The game disagrees with the history: the {names(above)} survive more often than the Thule, "
+            "beyond the intervals"
+        )
+    if v.get("others_low", 0) >= 0.5:
+        text += "; and unlike the history, where they died out, the other tribes survive most games too"
+    elif v.get("others_high", 1) < 0.5:
+        text += "; and, as in the history, the other tribes die out in most games"
+    return text + "."
+
+
+def tribes_section(g: Runs, sid: str = "greenland-tribes") -> Section:
+    rates = greenland.outcomes(g, "tribe")
+    by_strategy = greenland.outcomes(g, "strategy")
+    pooled = greenland.pooled_outcomes(g, "tribe")
+    tests = greenland.tribe_tests(g)
+    head = rulebook(pooled)
+    variant = head["variant"][0]
+    head = head.filter(pl.col("variant") == variant)
+    verdict = greenland.thule_verdict(head)
+    thule = verdict["thule"]
+    others = [r for r in head.to_dicts() if r["tribe"] != greenland.THULE]
+    games = rulebook(tests).filter(pl.col("variant") == variant)["games"].sum()
+    first = head.row(0, named=True)
+    tribes = count_words(first["counts"].split(", "))
+    if thule is not None:
+        lead = (
+            f"Over {games:,} games{variant_name(head)} with {tribes} tribes, the Thule survive "
+            f"{pct(thule['survival_rate'])} {interval(thule['surv_low'], thule['surv_high'], as_pct=True)} "
+            f"of their {thule['seats']:,} games and win {pct(thule['win_rate'])} "
+            f"{interval(thule['ci_low'], thule['ci_high'], as_pct=True)} (equal chances "
+            f"{pct(thule['expected'])}); the other tribes survive {pct(verdict['others_low'])} to "
+            f"{pct(verdict['others_high'])}. "
+        )
+    else:
+        lead = f"Over {games:,} games{variant_name(head)}: "
+    reading = (
+        lead
+        + _thule_sentence(verdict, others)
+        + " Given the tribes seated in each game, the test that every tribe survives equally often gives "
+        f"{p_is(first['chi2_p'])} and the test that every tribe wins equally often (one winner per game) "
+        f"{p_is(first['win_chi2_p'])}."
+    )
+    keys = groups_of(tests)
+    gaps = rates.group_by(keys).agg((pl.col("win_rate").max() - pl.col("win_rate").min()).alias("gap"))
+    tested = tests.join(gaps, on=keys, how="left")
+    test_fields = {"section": sid, "groups": keys, "games": "games", "clusters": "blocks", "test": TRIBE_TEST}
+    found = from_frame(
+        tested,
+        metric="tribe equal chances",
+        estimate="gap",
+        p_value="win_chi2_p",
+        unit="difference",
+        expected=0.0,
+        game=GAME,
+        **test_fields,
+    )
+    found += from_frame(tested, metric="tribe survival test", p_value="surv_chi2_p", game=GAME, **test_fields)
+    found += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
+    found += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
+    variants = pooled.unique("variant", keep="first", maintain_order=True)
+    for metric, column in (
+        ("tribe equal chances, every player count", "win_chi2_p"),
+        ("tribe survival test, every player count", "surv_chi2_p"),
+    ):
+        found += from_frame(
+            variants,
+            section=sid,
+            metric=metric,
+            groups=["variant"],
+            p_value=column,
+            test=TRIBE_TEST,
+            game=GAME,
+        )
+    found += _rate_findings(by_strategy, sid, "strategy", groups_of(by_strategy, "strategy"))
+    survival = rates.with_columns(
+        (pl.col("survival_rate") * 100).alias("mean"),
+        (pl.col("surv_low") * 100).alias("low"),
+        (pl.col("surv_high") * 100).alias("high"),
+    )
+    rate_columns = [
+        ("seats", col("seats")),
+        ("wins", col("wins", lambda x: num(x, 1))),
+        ("win rate", col("win_rate", pct)),
+        ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
+        ("equal chances", col("expected", pct)),
+        ("survived", col("survivors")),
+        ("survival rate", col("survival_rate", pct)),
+        ("95% interval ", lambda r: interval(r["surv_low"], r["surv_high"], as_pct=True)),
+        ("mean score", col("mean_score", lambda x: num(x, 1))),
+    ]
+    return Section(
+        sid,
+        "Greenland tribes: winning and surviving",
+        "How often does each tribe win and survive? The history says only the Thule survived: does the "
+        "game agree?",
+        reading,
+        charts=[
+            Chart(
+                "greenland-tribe-wins",
+                charts.png(
+                    charts.win_rates(
+                        chart_tribes(rates),
+                        "tribe",
+                        "Greenland win rate by tribe (95% intervals clustered on blocks)",
+                    )
+                ),
+                "Greenland win rate by tribe with 95% intervals",
+            ),
+            Chart(
+                "greenland-tribe-survival",
+                charts.png(
+                    charts.grouped_means(
+                        bars(chart_tribes(survival), "tribe", "variant"),
+                        "tribe",
+                        "variant",
+                        "survival rate (%)",
+                        "Greenland survival rate by tribe (95% intervals clustered on blocks)",
+                    )
+                ),
+                "Greenland survival rate by tribe with 95% intervals",
+            ),
+        ],
+        tables=[
+            table(
+                "Win and survival rate by tribe, every player count together",
+                pooled,
+                [
+                    ("variant", col("variant")),
+                    ("tribes in play", col("counts")),
+                    ("tribe", col("tribe")),
+                    *rate_columns,
+                ],
+            ),
+            table(
+                "Win and survival rate by tribe and player count",
+                rates,
+                [*run_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *rate_columns],
+            ),
+            table(
+                "Do the tribes differ? Survival and wins given each game's seated tribes",
+                tests,
+                [
+                    *run_columns(tests),
+                    ("strategy mix", col("mix")),
+                    ("games", col("games")),
+                    ("blocks", col("blocks")),
+                    ("tribes", col("tribes")),
+                    ("survival p", col("surv_chi2_p", pval)),
+                    ("win p", col("win_chi2_p", pval)),
+                ],
+            ),
+            table(
+                "How the strategies fare: win and survival rate by strategy",
+                by_strategy,
+                [*run_columns(by_strategy), ("strategy", col("strategy")), *rate_columns],
+            ),
+        ],
+        findings=found,
+        notes=[
+            "Tribes are dealt to seats at random each game (line 13) while the strategies rotate through the "
+            "seats, so every strategy plays every tribe about equally often. With 2 or 3 tribes the tribes "
+            "in play are a random subset, so a tribe's seat count varies. Survival = the tribe is alive at "
+            "the end; the sole remaining culture wins whatever the scores (line 5), and ties split the win. "
+            "Intervals are Wilson's at the blocks' effective size (a rotation block replays one deal under "
+            "every seat shift); the pooled rows add every player count together (equal chances is then the "
+            "mean of 1/tribes). Each tribe is seated at most once a game, so the tests take each game's "
+            "tribes as given: the win test one winner per game, each seat with chance 1/players; the "
+            "survival test the game's survivors falling on a random set of its seats (a permutation among "
+            "the seats of each game); each compares a tribe's wins or survivals with what its games give "
+            "(a Wald chi-square, Rao-Scott corrected on the blocks). A 2×k table of seat-games would "
+            "ignore that one game's outcomes go together. Truncated games are left out."
+        ],
+    )
