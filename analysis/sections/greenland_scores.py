@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 
 from analysis import charts, greenland
-from analysis.findings import from_frame
+from analysis.findings import Finding
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    Table,
     col,
     interval,
     num,
@@ -28,11 +31,21 @@ from analysis.sections.greenland_common import (
     variant_name,
     words_list,
 )
+from analysis.sections.tables import findings_for, mean_columns, with_interval
+
+SCORES_NOTE = (
+    "Score (ruling G18, reconstructed): living tribesmen plus Trophy VP for a polytheist, or iron "
+    "and ivory for a monotheist; a tribe that died out scores what the scoring data give it (0 in "
+    "the packaged data). The sole remaining culture wins whatever the scores, so a winner can score "
+    "less than the runner-up. Intervals are 95% t intervals of the mean clustered on the blocks; box "
+    "plots show quartiles, whiskers 5-95%, diamonds the mean."
+)
+#: the measures of a spread row (``<m>_mean``, ``_low``, ``_high``, ``_sd``) the findings and table give
+MEASURES = {**SPREADS, "mean_score": "mean score"}
 
 
-def scores_section(g: Runs) -> Section:
-    spread = greenland.score_spread(g)
-    by_tribe = greenland.tribe_scores(g)
+def _scores_reading(spread: pl.DataFrame, by_tribe: pl.DataFrame) -> str:
+    """The rulebook's spreads per player count, and the tribes scoring most and least."""
     head = rulebook(spread).sort("players")
     rows = head.to_dicts()
     counts = count_words([r["players"] for r in rows])
@@ -46,19 +59,48 @@ def scores_section(g: Runs) -> Section:
             ]
         )
 
-    tribes = rulebook(by_tribe)
     pooled = (
-        tribes.group_by("tribe")
+        rulebook(by_tribe)
+        .group_by("tribe")
         .agg(((pl.col("mean") * pl.col("seats")).sum() / pl.col("seats").sum()).alias("mean"))
         .sort(["mean", "tribe"], descending=[True, False])
     )
     top, bottom = pooled.row(0, named=True), pooled.row(pooled.height - 1, named=True)
-    reading = (
+    return (
         f"With {counts} tribes{variant_name(head)} the winner beats the runner-up by "
         f"{each('first_minus_second', True)} points on average and the last by {each('first_minus_last')}; "
         f"the winning score averages {each('winning_score')}. Among the tribes the {top['tribe']} score "
         f"most ({top['mean']:.1f} points on average) and the {bottom['tribe']} least ({bottom['mean']:.1f})."
     )
+
+
+def _scores_findings(spread: pl.DataFrame, by_tribe: pl.DataFrame) -> list[Finding]:
+    found = findings_for(section="greenland-scores", clusters="blocks", unit="points", game=GAME)
+    keys = groups_of(spread)
+    findings = []
+    for m, label in MEASURES.items():
+        findings += found(
+            spread,
+            metric=label,
+            groups=keys,
+            estimate=f"{m}_mean",
+            low=f"{m}_low",
+            high=f"{m}_high",
+            games="games",
+        )
+    return findings + found(
+        by_tribe,
+        metric="tribe mean score",
+        groups=groups_of(by_tribe, "tribe"),
+        estimate="mean",
+        low="low",
+        high="high",
+        games="seats",
+    )
+
+
+def _scores_charts(runs: Runs, spread: pl.DataFrame) -> list[Chart]:
+    """The spreads as bars per variant, and the final scores per tribe as boxes."""
     long = pl.concat(
         [
             spread.select(
@@ -73,108 +115,77 @@ def scores_section(g: Runs) -> Section:
             for m, label in SPREAD_AXIS.items()
         ]
     )
-    boxes = rulebook(greenland.seats(g))
-    keys = groups_of(spread)
-    found = []
-    for m, label in {**SPREADS, "mean_score": "mean score"}.items():
-        found += from_frame(
+    boxes = rulebook(greenland.seats(runs))
+    return [
+        Chart(
+            "greenland-spreads",
+            charts.png(
+                charts.grouped_means(
+                    bars(long, "measure", "variant"),
+                    "measure",
+                    "variant",
+                    "points",
+                    "Greenland score spreads (mean, 95% interval)",
+                )
+            ),
+            "Greenland score spreads",
+        ),
+        Chart(
+            "greenland-tribe-scores",
+            charts.png(
+                charts.score_boxes(
+                    chart_tribes(boxes),
+                    "tribe",
+                    "score",
+                    "final score (points)",
+                    "Greenland final scores by tribe",
+                )
+            ),
+            "Greenland final scores by tribe",
+        ),
+    ]
+
+
+def _scores_tables(spread: pl.DataFrame, by_tribe: pl.DataFrame) -> list[Table]:
+    def spread_cell(m: str) -> Callable[[dict], str]:
+        cell = with_interval(f"{m}_mean", f"{m}_low", f"{m}_high")
+        return lambda r: cell(r) + f", {num(r[f'{m}_sd'], 1)}"
+
+    return [
+        table(
+            "Score spreads per game (points)",
             spread,
-            section="greenland-scores",
-            metric=label,
-            groups=keys,
-            estimate=f"{m}_mean",
-            low=f"{m}_low",
-            high=f"{m}_high",
-            games="games",
-            clusters="blocks",
-            unit="points",
-            game=GAME,
-        )
-    found += from_frame(
-        by_tribe,
-        section="greenland-scores",
-        metric="tribe mean score",
-        groups=groups_of(by_tribe, "tribe"),
-        estimate="mean",
-        low="low",
-        high="high",
-        games="seats",
-        clusters="blocks",
-        unit="points",
-        game=GAME,
-    )
+            [
+                *run_columns(spread),
+                ("strategy mix", col("mix")),
+                ("games", col("games")),
+                *[(f"{label} (mean [95%], sd)", spread_cell(m)) for m, label in MEASURES.items()],
+            ],
+        ),
+        table(
+            "Mean score by tribe (points)",
+            by_tribe,
+            [
+                *run_columns(by_tribe),
+                ("tribe", col("tribe")),
+                ("seats", col("seats")),
+                *mean_columns(header="mean score"),
+            ],
+        ),
+    ]
+
+
+def scores_section(runs: Runs) -> Section:
+    """How far apart Greenland scores are, and whether a tribe scores more than the others."""
+    spread = greenland.score_spread(runs)
+    by_tribe = greenland.tribe_scores(runs)
     return Section(
         "greenland-scores",
         "Greenland score spreads",
         "How far apart are Greenland scores, and does a tribe score more than the others?",
-        reading,
-        charts=[
-            Chart(
-                "greenland-spreads",
-                charts.png(
-                    charts.grouped_means(
-                        bars(long, "measure", "variant"),
-                        "measure",
-                        "variant",
-                        "points",
-                        "Greenland score spreads (mean, 95% interval)",
-                    )
-                ),
-                "Greenland score spreads",
-            ),
-            Chart(
-                "greenland-tribe-scores",
-                charts.png(
-                    charts.score_boxes(
-                        chart_tribes(boxes),
-                        "tribe",
-                        "score",
-                        "final score (points)",
-                        "Greenland final scores by tribe",
-                    )
-                ),
-                "Greenland final scores by tribe",
-            ),
-        ],
-        findings=found,
-        tables=[
-            table(
-                "Score spreads per game (points)",
-                spread,
-                [
-                    *run_columns(spread),
-                    ("strategy mix", col("mix")),
-                    ("games", col("games")),
-                    *[
-                        (
-                            f"{label} (mean [95%], sd)",
-                            lambda r, m=m: (
-                                f"{num(r[f'{m}_mean'], 1)} "
-                                + interval(r[f"{m}_low"], r[f"{m}_high"])
-                                + f", {num(r[f'{m}_sd'], 1)}"
-                            ),
-                        )
-                        for m, label in {**SPREADS, "mean_score": "mean score"}.items()
-                    ],
-                ],
-            ),
-            table(
-                "Mean score by tribe (points)",
-                by_tribe,
-                [
-                    *run_columns(by_tribe),
-                    ("tribe", col("tribe")),
-                    ("seats", col("seats")),
-                    ("mean score", col("mean", lambda x: num(x, 1))),
-                    ("95% interval", lambda r: interval(r["low"], r["high"])),
-                ],
-            ),
-        ],
-        notes=[
-            "Score (ruling G18, reconstructed): living tribesmen plus Trophy VP for a polytheist, or iron "
-            "and ivory for a monotheist; a tribe that died out scores what the scoring data give it (0 in "
-            "the packaged data). The sole remaining culture wins whatever the scores, so a winner can score "
-            "less than the runner-up. Intervals are 95% t intervals of the mean clustered on the blocks; box "
-            "plots show quartiles, whiskers 5-95%, diamonds the mean."
-        ],
+        _scores_reading(spread, by_tribe),
+        charts=_scores_charts(runs, spread),
+        findings=_scores_findings(spread, by_tribe),
+        tables=_scores_tables(spread, by_tribe),
+        notes=[SCORES_NOTE],
     )
