@@ -4,15 +4,17 @@ strategy, and the paired effect of letting any tribe convert."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import polars as pl
 
 from analysis import charts, greenland
-from analysis.findings import from_frame
+from analysis.findings import Finding
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    Table,
     col,
     interval,
     num,
@@ -29,6 +31,7 @@ from analysis.sections.greenland_common import (
     run_columns,
     variant_name,
 )
+from analysis.sections.tables import findings_for, share_interval
 
 
 def _split_reading(split: pl.DataFrame) -> str:
@@ -105,12 +108,25 @@ def _variants_reading(paired: pl.DataFrame) -> str:
     return text + "."
 
 
-def conversion_section(g: Runs) -> Section:
-    split = greenland.conversion_split(g)
-    paired = greenland.conversion_variants(g)
-    reading = _split_reading(split) + _variants_reading(paired)
-    # every panel holds both groups in the same order (a missing group is an empty bar), so the colours
-    # mean the same in every panel; the rulebook's runs only (under conversion=any every tribe converts)
+CONVERSION_NOTE = (
+    "Converted = the tribe flipped its placard to monotheism during the game (line 27; a monotheist "
+    "scores iron and ivory instead of Trophies, ruling G15). Within a strategy the comparison is an "
+    "association, not an effect: a tribe converts when its strategy judges it pays, and only a tribe "
+    "alive and without elders may (the rulebook's rule). The paired comparison is an experiment: the "
+    "conversion=any run plays the same deals (game seeds) with the switch flipped, and each seat is "
+    "compared with itself (mean of the differences, t interval and test on the blocks' mean "
+    "differences, a rotation block replaying one deal); games "
+    "diverge from the first conversion on. Win shares sum to one a game, so the all-seats row has no "
+    "win rate. Intervals of the within-strategy difference are Newcombe's, with a two-proportion z "
+    "test."
+)
+#: the paired measures that are shares (the rest, the score, are points)
+PROPORTIONS = ("converted", "win_share", "survived")
+
+
+def _split_chart(split: pl.DataFrame) -> Chart:
+    """Every panel holds both groups in the same order (a missing group is an empty bar), so the colours
+    mean the same in every panel; the rulebook's runs only (under conversion=any every tribe converts)."""
     head = rulebook(split)
     bars = pl.concat(
         [
@@ -129,114 +145,106 @@ def conversion_section(g: Runs) -> Section:
             )
         ]
     )
-    figs = [
-        Chart(
-            "greenland-conversion",
-            charts.png(
-                charts.grouped_means(
-                    bars,
-                    "strategy",
-                    "group",
-                    "win rate (%)",
-                    "Win rate of converted and unconverted tribes by strategy"
-                    f"{variant_name(head)} (95% Wilson intervals)",
-                )
-            ),
-            "Greenland win rate of converted and unconverted tribes within each strategy",
-        )
-    ]
-    tables = [
-        table(
-            "Converted against unconverted tribes within a strategy",
-            split,
-            [
-                *run_columns(split),
-                ("strategy", col("strategy")),
-                ("seats", col("seats")),
-                ("converted", col("converted")),
-                ("not converted", col("not_converted")),
-                ("generation converted (mean)", col("mean_converted_in", lambda x: num(x, 1))),
-                ("win rate converted", col("win_conv", pct)),
-                ("95% interval", lambda r: interval(r["conv_low"], r["conv_high"], as_pct=True)),
-                ("win rate not", col("win_not", pct)),
-                ("95% interval ", lambda r: interval(r["not_low"], r["not_high"], as_pct=True)),
-                (
-                    "difference [95%]",
-                    lambda r: (
-                        "-"
-                        if r["diff"] is None or math.isnan(r["diff"])
-                        else f"{100 * r['diff']:+.1f} pp "
-                        + interval(100 * r["diff_low"], 100 * r["diff_high"])
-                    ),
-                ),
-                ("p", col("p_value", pval)),
-                ("survival converted", col("surv_conv", pct)),
-                ("survival not", col("surv_not", pct)),
-                ("score converted", col("score_conv", lambda x: num(x, 1))),
-                ("score not", col("score_not", lambda x: num(x, 1))),
-            ],
-        )
-    ]
-    if not paired.is_empty():
-        labels = {m: label for m, label in greenland.PAIRED_METRICS.items()}
-        forest = paired.with_columns(
-            pl.format(
-                "{}: {}",
+    return Chart(
+        "greenland-conversion",
+        charts.png(
+            charts.grouped_means(
+                bars,
                 "strategy",
-                pl.col("metric").replace_strict(labels, return_dtype=pl.String),
-            ).alias("metric")
-        )
-        figs.append(
-            Chart(
-                "greenland-conversion-any",
-                charts.png(charts.effects(forest, {}, "conversion=any minus the rulebook, same deals")),
-                "Greenland: the effect of letting any tribe convert, paired games",
+                "group",
+                "win rate (%)",
+                "Win rate of converted and unconverted tribes by strategy"
+                f"{variant_name(head)} (95% Wilson intervals)",
             )
-        )
-        proportion = ("converted", "win_share", "survived")
-        tables.append(
-            table(
-                "conversion=any against the rulebook (no elders), the same seats of the same deals",
-                paired,
-                [
-                    ("players", col("players")),
-                    ("strategy mix", col("mix")),
-                    ("strategy", col("strategy")),
-                    ("measure", lambda r: greenland.PAIRED_METRICS[r["metric"]]),
-                    ("seat-games", col("pairs")),
-                    (
-                        "rulebook",
-                        lambda r: pct(r["base"]) if r["metric"] in proportion else num(r["base"], 2),
-                    ),
-                    ("any", lambda r: pct(r["value"]) if r["metric"] in proportion else num(r["value"], 2)),
-                    (
-                        "difference [95%]",
-                        lambda r: (
-                            f"{100 * r['diff']:+.1f} pp "
-                            + interval(100 * r["diff_low"], 100 * r["diff_high"])
-                            if r["metric"] in proportion
-                            else f"{r['diff']:+.2f} " + interval(r["diff_low"], r["diff_high"], digits=2)
-                        ),
-                    ),
-                    ("blocks", col("blocks")),
-                    ("paired t p (blocks)", col("p_value", pval)),
-                ],
-            )
-        )
-    keys = groups_of(split, "strategy")
-    found = from_frame(
-        split,
-        section="greenland-conversion",
-        metric="share converting",
-        groups=keys,
-        estimate="converted_share",
-        games="seats",
-        unit="share",
-        game=GAME,
+        ),
+        "Greenland win rate of converted and unconverted tribes within each strategy",
     )
-    found += from_frame(
+
+
+def _paired_chart(paired: pl.DataFrame) -> Chart:
+    labels = {m: label for m, label in greenland.PAIRED_METRICS.items()}
+    forest = paired.with_columns(
+        pl.format(
+            "{}: {}",
+            "strategy",
+            pl.col("metric").replace_strict(labels, return_dtype=pl.String),
+        ).alias("metric")
+    )
+    return Chart(
+        "greenland-conversion-any",
+        charts.png(charts.effects(forest, {}, "conversion=any minus the rulebook, same deals")),
+        "Greenland: the effect of letting any tribe convert, paired games",
+    )
+
+
+def _split_difference(r: dict) -> str:
+    if r["diff"] is None or math.isnan(r["diff"]):
+        return "-"
+    return f"{100 * r['diff']:+.1f} pp " + interval(100 * r["diff_low"], 100 * r["diff_high"])
+
+
+def _split_table(split: pl.DataFrame) -> Table:
+    return table(
+        "Converted against unconverted tribes within a strategy",
         split,
-        section="greenland-conversion",
+        [
+            *run_columns(split),
+            ("strategy", col("strategy")),
+            ("seats", col("seats")),
+            ("converted", col("converted")),
+            ("not converted", col("not_converted")),
+            ("generation converted (mean)", col("mean_converted_in", lambda x: num(x, 1))),
+            ("win rate converted", col("win_conv", pct)),
+            share_interval("conv_low", "conv_high"),
+            ("win rate not", col("win_not", pct)),
+            share_interval("not_low", "not_high", "95% interval "),
+            ("difference [95%]", _split_difference),
+            ("p", col("p_value", pval)),
+            ("survival converted", col("surv_conv", pct)),
+            ("survival not", col("surv_not", pct)),
+            ("score converted", col("score_conv", lambda x: num(x, 1))),
+            ("score not", col("score_not", lambda x: num(x, 1))),
+        ],
+    )
+
+
+def _paired_value(key: str) -> Callable[[dict], str]:
+    return lambda r: pct(r[key]) if r["metric"] in PROPORTIONS else num(r[key], 2)
+
+
+def _paired_difference(r: dict) -> str:
+    if r["metric"] in PROPORTIONS:
+        return f"{100 * r['diff']:+.1f} pp " + interval(100 * r["diff_low"], 100 * r["diff_high"])
+    return f"{r['diff']:+.2f} " + interval(r["diff_low"], r["diff_high"], digits=2)
+
+
+def _paired_table(paired: pl.DataFrame) -> Table:
+    return table(
+        "conversion=any against the rulebook (no elders), the same seats of the same deals",
+        paired,
+        [
+            ("players", col("players")),
+            ("strategy mix", col("mix")),
+            ("strategy", col("strategy")),
+            ("measure", lambda r: greenland.PAIRED_METRICS[r["metric"]]),
+            ("seat-games", col("pairs")),
+            ("rulebook", _paired_value("base")),
+            ("any", _paired_value("value")),
+            ("difference [95%]", _paired_difference),
+            ("blocks", col("blocks")),
+            ("paired t p (blocks)", col("p_value", pval)),
+        ],
+    )
+
+
+def _conversion_findings(split: pl.DataFrame, paired: pl.DataFrame) -> list[Finding]:
+    found = findings_for(section="greenland-conversion", game=GAME)
+    keys = groups_of(split, "strategy")
+    findings = found(
+        split, metric="share converting", groups=keys, estimate="converted_share", games="seats", unit="share"
+    )
+    findings += found(
+        split,
         metric="win rate, converted minus not converted",
         groups=keys,
         estimate="diff",
@@ -247,45 +255,43 @@ def conversion_section(g: Runs) -> Section:
         games="seats",
         unit="difference",
         expected=0.0,
-        game=GAME,
     )
+    if paired.is_empty():
+        return findings
+    pair_keys = groups_of(paired.unique(["run", "strategy", "metric"]), "strategy")
+    for (metric,), rows in paired.group_by("metric", maintain_order=True):
+        findings += found(
+            rows,
+            metric=f"{greenland.PAIRED_METRICS[str(metric)]} change with conversion=any",
+            groups=[k for k in pair_keys if k != "variant"],
+            estimate="diff",
+            low="diff_low",
+            high="diff_high",
+            p_value="p_value",
+            test="paired t on block differences",
+            games="pairs",
+            clusters="blocks",
+            unit="points" if metric == "score" else "difference",
+            expected=0.0,
+        )
+    return findings
+
+
+def conversion_section(runs: Runs) -> Section:
+    """Whether converting to monotheism pays, within a strategy and when any tribe may convert."""
+    split = greenland.conversion_split(runs)
+    paired = greenland.conversion_variants(runs)
+    figs, tables = [_split_chart(split)], [_split_table(split)]
     if not paired.is_empty():
-        pair_keys = groups_of(paired.unique(["run", "strategy", "metric"]), "strategy")
-        for (metric,), rows in paired.group_by("metric", maintain_order=True):
-            found += from_frame(
-                rows,
-                section="greenland-conversion",
-                metric=f"{greenland.PAIRED_METRICS[str(metric)]} change with conversion=any",
-                groups=[k for k in pair_keys if k != "variant"],
-                estimate="diff",
-                low="diff_low",
-                high="diff_high",
-                p_value="p_value",
-                test="paired t on block differences",
-                games="pairs",
-                clusters="blocks",
-                unit="points" if metric == "score" else "difference",
-                expected=0.0,
-                game=GAME,
-            )
+        figs.append(_paired_chart(paired))
+        tables.append(_paired_table(paired))
     return Section(
         "greenland-conversion",
         "Greenland conversion to monotheism",
         "Does converting to monotheism pay, within a strategy and when any tribe may convert?",
-        reading,
+        _split_reading(split) + _variants_reading(paired),
         charts=figs,
         tables=tables,
-        findings=found,
-        notes=[
-            "Converted = the tribe flipped its placard to monotheism during the game (line 27; a monotheist "
-            "scores iron and ivory instead of Trophies, ruling G15). Within a strategy the comparison is an "
-            "association, not an effect: a tribe converts when its strategy judges it pays, and only a tribe "
-            "alive and without elders may (the rulebook's rule). The paired comparison is an experiment: the "
-            "conversion=any run plays the same deals (game seeds) with the switch flipped, and each seat is "
-            "compared with itself (mean of the differences, t interval and test on the blocks' mean "
-            "differences, a rotation block replaying one deal); games "
-            "diverge from the first conversion on. Win shares sum to one a game, so the all-seats row has no "
-            "win rate. Intervals of the within-strategy difference are Newcombe's, with a two-proportion z "
-            "test."
-        ],
+        findings=_conversion_findings(split, paired),
+        notes=[CONVERSION_NOTE],
     )
