@@ -11,6 +11,7 @@ from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
     Section,
+    Table,
     col,
     interval,
     num,
@@ -31,6 +32,7 @@ from analysis.sections.greenland_common import (
     run_columns,
     variant_name,
 )
+from analysis.sections.tables import findings_for, share_interval, win_rate_columns
 
 
 def _rate_findings(
@@ -97,11 +99,33 @@ def _thule_sentence(v: dict, others: list[dict]) -> str:
     return text + "."
 
 
-def tribes_section(g: Runs, sid: str = "greenland-tribes") -> Section:
-    rates = greenland.outcomes(g, "tribe")
-    by_strategy = greenland.outcomes(g, "strategy")
-    pooled = greenland.pooled_outcomes(g, "tribe")
-    tests = greenland.tribe_tests(g)
+TRIBES_NOTE = (
+    "Tribes are dealt to seats at random each game (line 13) while the strategies rotate through the "
+    "seats, so every strategy plays every tribe about equally often. With 2 or 3 tribes the tribes "
+    "in play are a random subset, so a tribe's seat count varies. Survival = the tribe is alive at "
+    "the end; the sole remaining culture wins whatever the scores (line 5), and ties split the win. "
+    "Intervals are Wilson's at the blocks' effective size (a rotation block replays one deal under "
+    "every seat shift); the pooled rows add every player count together (equal chances is then the "
+    "mean of 1/tribes). Each tribe is seated at most once a game, so the tests take each game's "
+    "tribes as given: the win test one winner per game, each seat with chance 1/players; the "
+    "survival test the game's survivors falling on a random set of its seats (a permutation among "
+    "the seats of each game); each compares a tribe's wins or survivals with what its games give "
+    "(a Wald chi-square, Rao-Scott corrected on the blocks). A 2×k table of seat-games would "
+    "ignore that one game's outcomes go together. Truncated games are left out."
+)
+#: the columns of a win-and-survival row of ``greenland.outcomes``
+RATE_COLUMNS = [
+    ("seats", col("seats")),
+    *win_rate_columns(col("wins", lambda x: num(x, 1))),
+    ("survived", col("survivors")),
+    ("survival rate", col("survival_rate", pct)),
+    share_interval("surv_low", "surv_high", "95% interval "),
+    ("mean score", col("mean_score", lambda x: num(x, 1))),
+]
+
+
+def _tribes_reading(pooled: pl.DataFrame, tests: pl.DataFrame) -> str:
+    """The Thule against the history in the headline population (the rulebook's runs), and the tests."""
     head = rulebook(pooled)
     variant = head["variant"][0]
     head = head.filter(pl.col("variant") == variant)
@@ -122,141 +146,135 @@ def tribes_section(g: Runs, sid: str = "greenland-tribes") -> Section:
         )
     else:
         lead = f"Over {games:,} games{variant_name(head)}: "
-    reading = (
+    return (
         lead
         + _thule_sentence(verdict, others)
         + " Given the tribes seated in each game, the test that every tribe survives equally often gives "
         f"{p_is(first['chi2_p'])} and the test that every tribe wins equally often (one winner per game) "
         f"{p_is(first['win_chi2_p'])}."
     )
+
+
+def _tribes_findings(
+    sid: str, rates: pl.DataFrame, pooled: pl.DataFrame, tests: pl.DataFrame, by_strategy: pl.DataFrame
+) -> list[Finding]:
+    """The tests per group (the equal-chances estimate: the largest gap between two tribes' win rates),
+    the rates per group and pooled, the pooled tests per variant, and the rates per strategy."""
     keys = groups_of(tests)
     gaps = rates.group_by(keys).agg((pl.col("win_rate").max() - pl.col("win_rate").min()).alias("gap"))
     tested = tests.join(gaps, on=keys, how="left")
-    test_fields = {"section": sid, "groups": keys, "games": "games", "clusters": "blocks", "test": TRIBE_TEST}
-    found = from_frame(
+    found = findings_for(section=sid, test=TRIBE_TEST, game=GAME)
+    per_group = findings_for(
+        section=sid, groups=keys, games="games", clusters="blocks", test=TRIBE_TEST, game=GAME
+    )
+    findings = per_group(
         tested,
         metric="tribe equal chances",
         estimate="gap",
         p_value="win_chi2_p",
         unit="difference",
         expected=0.0,
-        game=GAME,
-        **test_fields,
     )
-    found += from_frame(tested, metric="tribe survival test", p_value="surv_chi2_p", game=GAME, **test_fields)
-    found += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
-    found += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
+    findings += per_group(tested, metric="tribe survival test", p_value="surv_chi2_p")
+    findings += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
+    findings += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
     variants = pooled.unique("variant", keep="first", maintain_order=True)
     for metric, column in (
         ("tribe equal chances, every player count", "win_chi2_p"),
         ("tribe survival test, every player count", "surv_chi2_p"),
     ):
-        found += from_frame(
-            variants,
-            section=sid,
-            metric=metric,
-            groups=["variant"],
-            p_value=column,
-            test=TRIBE_TEST,
-            game=GAME,
-        )
-    found += _rate_findings(by_strategy, sid, "strategy", groups_of(by_strategy, "strategy"))
+        findings += found(variants, metric=metric, groups=["variant"], p_value=column)
+    return findings + _rate_findings(by_strategy, sid, "strategy", groups_of(by_strategy, "strategy"))
+
+
+def _tribes_charts(rates: pl.DataFrame) -> list[Chart]:
     survival = rates.with_columns(
         (pl.col("survival_rate") * 100).alias("mean"),
         (pl.col("surv_low") * 100).alias("low"),
         (pl.col("surv_high") * 100).alias("high"),
     )
-    rate_columns = [
-        ("seats", col("seats")),
-        ("wins", col("wins", lambda x: num(x, 1))),
-        ("win rate", col("win_rate", pct)),
-        ("95% interval", lambda r: interval(r["ci_low"], r["ci_high"], as_pct=True)),
-        ("equal chances", col("expected", pct)),
-        ("survived", col("survivors")),
-        ("survival rate", col("survival_rate", pct)),
-        ("95% interval ", lambda r: interval(r["surv_low"], r["surv_high"], as_pct=True)),
-        ("mean score", col("mean_score", lambda x: num(x, 1))),
+    return [
+        Chart(
+            "greenland-tribe-wins",
+            charts.png(
+                charts.win_rates(
+                    chart_tribes(rates),
+                    "tribe",
+                    "Greenland win rate by tribe (95% intervals clustered on blocks)",
+                )
+            ),
+            "Greenland win rate by tribe with 95% intervals",
+        ),
+        Chart(
+            "greenland-tribe-survival",
+            charts.png(
+                charts.grouped_means(
+                    bars(chart_tribes(survival), "tribe", "variant"),
+                    "tribe",
+                    "variant",
+                    "survival rate (%)",
+                    "Greenland survival rate by tribe (95% intervals clustered on blocks)",
+                )
+            ),
+            "Greenland survival rate by tribe with 95% intervals",
+        ),
     ]
+
+
+def _tribes_tables(
+    rates: pl.DataFrame, pooled: pl.DataFrame, tests: pl.DataFrame, by_strategy: pl.DataFrame
+) -> list[Table]:
+    return [
+        table(
+            "Win and survival rate by tribe, every player count together",
+            pooled,
+            [
+                ("variant", col("variant")),
+                ("tribes in play", col("counts")),
+                ("tribe", col("tribe")),
+                *RATE_COLUMNS,
+            ],
+        ),
+        table(
+            "Win and survival rate by tribe and player count",
+            rates,
+            [*run_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *RATE_COLUMNS],
+        ),
+        table(
+            "Do the tribes differ? Survival and wins given each game's seated tribes",
+            tests,
+            [
+                *run_columns(tests),
+                ("strategy mix", col("mix")),
+                ("games", col("games")),
+                ("blocks", col("blocks")),
+                ("tribes", col("tribes")),
+                ("survival p", col("surv_chi2_p", pval)),
+                ("win p", col("win_chi2_p", pval)),
+            ],
+        ),
+        table(
+            "How the strategies fare: win and survival rate by strategy",
+            by_strategy,
+            [*run_columns(by_strategy), ("strategy", col("strategy")), *RATE_COLUMNS],
+        ),
+    ]
+
+
+def tribes_section(runs: Runs, sid: str = "greenland-tribes") -> Section:
+    """How often each tribe wins and survives, and whether the game agrees with the history."""
+    rates = greenland.outcomes(runs, "tribe")
+    by_strategy = greenland.outcomes(runs, "strategy")
+    pooled = greenland.pooled_outcomes(runs, "tribe")
+    tests = greenland.tribe_tests(runs)
     return Section(
         sid,
         "Greenland tribes: winning and surviving",
         "How often does each tribe win and survive? The history says only the Thule survived: does the "
         "game agree?",
-        reading,
-        charts=[
-            Chart(
-                "greenland-tribe-wins",
-                charts.png(
-                    charts.win_rates(
-                        chart_tribes(rates),
-                        "tribe",
-                        "Greenland win rate by tribe (95% intervals clustered on blocks)",
-                    )
-                ),
-                "Greenland win rate by tribe with 95% intervals",
-            ),
-            Chart(
-                "greenland-tribe-survival",
-                charts.png(
-                    charts.grouped_means(
-                        bars(chart_tribes(survival), "tribe", "variant"),
-                        "tribe",
-                        "variant",
-                        "survival rate (%)",
-                        "Greenland survival rate by tribe (95% intervals clustered on blocks)",
-                    )
-                ),
-                "Greenland survival rate by tribe with 95% intervals",
-            ),
-        ],
-        tables=[
-            table(
-                "Win and survival rate by tribe, every player count together",
-                pooled,
-                [
-                    ("variant", col("variant")),
-                    ("tribes in play", col("counts")),
-                    ("tribe", col("tribe")),
-                    *rate_columns,
-                ],
-            ),
-            table(
-                "Win and survival rate by tribe and player count",
-                rates,
-                [*run_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *rate_columns],
-            ),
-            table(
-                "Do the tribes differ? Survival and wins given each game's seated tribes",
-                tests,
-                [
-                    *run_columns(tests),
-                    ("strategy mix", col("mix")),
-                    ("games", col("games")),
-                    ("blocks", col("blocks")),
-                    ("tribes", col("tribes")),
-                    ("survival p", col("surv_chi2_p", pval)),
-                    ("win p", col("win_chi2_p", pval)),
-                ],
-            ),
-            table(
-                "How the strategies fare: win and survival rate by strategy",
-                by_strategy,
-                [*run_columns(by_strategy), ("strategy", col("strategy")), *rate_columns],
-            ),
-        ],
-        findings=found,
-        notes=[
-            "Tribes are dealt to seats at random each game (line 13) while the strategies rotate through the "
-            "seats, so every strategy plays every tribe about equally often. With 2 or 3 tribes the tribes "
-            "in play are a random subset, so a tribe's seat count varies. Survival = the tribe is alive at "
-            "the end; the sole remaining culture wins whatever the scores (line 5), and ties split the win. "
-            "Intervals are Wilson's at the blocks' effective size (a rotation block replays one deal under "
-            "every seat shift); the pooled rows add every player count together (equal chances is then the "
-            "mean of 1/tribes). Each tribe is seated at most once a game, so the tests take each game's "
-            "tribes as given: the win test one winner per game, each seat with chance 1/players; the "
-            "survival test the game's survivors falling on a random set of its seats (a permutation among "
-            "the seats of each game); each compares a tribe's wins or survivals with what its games give "
-            "(a Wald chi-square, Rao-Scott corrected on the blocks). A 2×k table of seat-games would "
-            "ignore that one game's outcomes go together. Truncated games are left out."
-        ],
+        _tribes_reading(pooled, tests),
+        charts=_tribes_charts(rates),
+        tables=_tribes_tables(rates, pooled, tests, by_strategy),
+        findings=_tribes_findings(sid, rates, pooled, tests, by_strategy),
+        notes=[TRIBES_NOTE],
     )
