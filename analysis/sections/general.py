@@ -23,7 +23,6 @@ from analysis.sections.blocks import (
     pval,
     seat_test_words,
     significant_groups,
-    table,
     tests_table,
     variant_words,
 )
@@ -32,6 +31,7 @@ from analysis.sections.tables import (
     mean_columns,
     mean_interval,
     share_interval,
+    stats_table,
     win_rate_columns,
 )
 from sim.games import GAMES
@@ -111,15 +111,15 @@ def seat_section(
                 by_game=True,
                 ties=True,
             ),
-            table(
+            stats_table(
                 f"Win rate by {label}",
                 rates,
                 [
-                    ("players", col("players")),
-                    ("variant", col("variant")),
-                    ("strategy mix", col("mix")),
+                    "players",
+                    "variant",
+                    ("strategy mix", "mix"),
                     (label, col(position)),
-                    ("games", col("games")),
+                    "games",
                     *win_rate_columns(col("wins")),
                 ],
             ),
@@ -179,27 +179,27 @@ def _strength_charts(rated: pl.DataFrame, h2h: pl.DataFrame, pooled: str) -> lis
 
 def _strength_tables(rated: pl.DataFrame, h2h: pl.DataFrame, pooled: str) -> list[Table]:
     return [
-        table(
+        stats_table(
             f"Bradley-Terry ratings (Elo scale){pooled}",
             rated,
             [
-                ("game", col("game")),
-                ("strategy", col("strategy")),
+                "game",
+                "strategy",
                 ("rating", col("rating", lambda x: f"{x:.0f}")),
                 mean_interval("rating_low", "rating_high", digits=0),
-                ("games", col("games")),
-                ("pairwise meetings", col("meetings")),
+                "games",
+                ("pairwise meetings", "meetings"),
             ],
         ),
-        table(
+        stats_table(
             "Head to head: strategy finishes ahead of opponent",
             h2h,
             [
-                ("game", col("game")),
-                ("strategy", col("strategy")),
-                ("opponent", col("opponent")),
-                ("meetings", col("meetings")),
-                ("ahead", col("ahead")),
+                "game",
+                "strategy",
+                "opponent",
+                "meetings",
+                "ahead",
                 ("rate", col("rate", pct)),
                 share_interval(),
             ],
@@ -302,16 +302,16 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
             ),
         ],
         tables=[
-            table(
+            stats_table(
                 "Lead changes per game",
                 changes,
                 [
-                    ("players", col("players")),
-                    ("variant", col("variant")),
-                    ("games", col("n")),
+                    "players",
+                    "variant",
+                    ("games", "n"),
                     *mean_columns(digits=2),
                     ("median", col("median", lambda x: num(x, 0))),
-                    ("max", col("max")),
+                    "max",
                     ("never changed", col("none", pct)),
                 ],
             )
@@ -337,18 +337,18 @@ def curves_section(runs: Runs, sid: str = "curves") -> Section:
 
 
 def _comparison_table(title: str, frame: pl.DataFrame) -> Table:
-    return table(
+    return stats_table(
         title,
         frame,
         [
-            ("game", col("game")),
-            ("players", col("players")),
-            ("strategy mix", col("mix")),
+            "game",
+            "players",
+            ("strategy mix", "mix"),
             ("metric", lambda r: charts.METRIC_LABELS.get(r["metric"].split(" (")[0], r["metric"])),
-            ("baseline", col("base")),
-            ("compared", col("value")),
-            ("games", col("games")),
-            ("blocks", col("blocks")),
+            ("baseline", "base"),
+            ("compared", "value"),
+            "games",
+            "blocks",
             ("baseline value", lambda r: _corrected(r, "base_estimate", "base_corrected")),
             ("value", lambda r: _corrected(r, "estimate", "corrected")),
             ("difference", col("diff", lambda x: num(x, 3))),
@@ -558,16 +558,16 @@ def precision_section(runs: Runs) -> Section:
             )
         ],
         tables=[
-            table(
+            stats_table(
                 "Every headline estimate with its interval",
                 frame,
                 [
-                    ("estimate", col("estimate")),
-                    ("value", col("value")),
-                    ("95% interval", col("interval")),
+                    "estimate",
+                    "value",
+                    ("95% interval", "interval"),
                     ("half-width", lambda r: f"±{r['halfwidth']:.1f} {r['unit']}"),
-                    ("games", col("games")),
-                    ("games to halve it", col("to_halve")),
+                    "games",
+                    ("games to halve it", "to_halve"),
                     ("more games needed", lambda r: f"{r['to_halve'] - r['games']:,}"),
                 ],
             )

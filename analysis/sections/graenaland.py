@@ -29,16 +29,16 @@ from analysis.sections.blocks import (
     seat_test_words,
     several,
     significant_groups,
-    table,
     tests_table,
     unavailable,
     variant_column,
     variant_words,
 )
 from analysis.sections.tables import (
-    Column,
+    Spec,
     mix_column,
     share_with_interval,
+    stats_table,
     win_rate_columns,
     with_interval,
 )
@@ -116,14 +116,14 @@ def _start_reading(tests: pl.DataFrame, positions: pl.DataFrame, position: str) 
     )
 
 
-def _start_columns(positions: pl.DataFrame, position: str, unit: str) -> list[Column]:
-    columns: list[Column] = [
-        ("players", col("players")),
+def _start_columns(positions: pl.DataFrame, position: str, unit: str) -> list[Spec]:
+    columns: list[Spec] = [
+        "players",
         *variant_column(positions),
         *mix_column(positions),
         ("position", col(position)),
-        ("start territories", col("start_territories")),
-        ("games", col("games")),
+        ("start territories", "start_territories"),
+        "games",
         *win_rate_columns(expected=False),
         (f"{unit} of its wins [95%]", with_interval(f"{unit}_won", f"{unit}_won_low", f"{unit}_won_high")),
     ]
@@ -202,7 +202,7 @@ def start_positions_section(runs: Runs) -> Section:
         charts=_start_charts(std, positions, position),
         tables=[
             tests_table("Tests of equal chances, Balance and first-player advantage", tests, "position"),
-            table("Each start position", positions, _start_columns(positions, position, unit)),
+            stats_table("Each start position", positions, _start_columns(positions, position, unit)),
         ],
         findings=_start_findings(tests, positions, position, unit),
         notes=[START_NOTE.format(unit=unit) + GRAENALAND_NOTE],
@@ -291,41 +291,41 @@ def _draft_tables(parts: dict[str, pl.DataFrame]) -> list[Table]:
             parts["order_tests"],
             "pick",
         ),
-        table(
+        stats_table(
             "Win rate by draft order",
             order,
             [
-                ("players", col("players")),
+                "players",
                 *variant_column(order),
                 *mix_column(order),
-                ("draft order", col("draft_order")),
-                ("games", col("games")),
+                ("draft order", "draft_order"),
+                "games",
                 *win_rate_columns(col("wins")),
             ],
         ),
-        table(
+        stats_table(
             "Win rate by the territory of the first village",
             territory,
             [
-                ("players", col("players")),
+                "players",
                 *variant_column(territory),
                 *mix_column(territory),
-                ("territory", col("territory_name")),
-                ("first villages", col("picks")),
+                ("territory", "territory_name"),
+                ("first villages", "picks"),
                 ("share of first villages", col("pick_share", pct)),
-                ("chosen by the first pick", col("first_picks")),
+                ("chosen by the first pick", "first_picks"),
                 *win_rate_columns(col("wins"), expected=False),
             ],
         ),
-        table(
+        stats_table(
             "Do the territories win equally often?",
             parts["territory_tests"],
             [
-                ("players", col("players")),
-                ("variant", col("variant")),
-                ("first villages", col("picks")),
-                ("Wald chi-square (one winner per game)", col("chi2")),
-                ("degrees of freedom", col("dof")),
+                "players",
+                "variant",
+                ("first villages", "picks"),
+                ("Wald chi-square (one winner per game)", "chi2"),
+                ("degrees of freedom", "dof"),
                 ("p", col("p", pval)),
             ],
         ),
@@ -465,11 +465,11 @@ def _three_player_charts(
 
 
 def _difference_table(comp: pl.DataFrame, labels: dict[str, str]) -> Table:
-    return table(
+    return stats_table(
         "With minus without the adjustments",
         comp,
         [
-            ("players", col("players")),
+            "players",
             *mix_column(comp, ("players",)),
             ("metric", lambda r: labels.get(r["metric"].split(" (")[0], r["metric"])),
             ("without", lambda r: _metric_value(r, "base_estimate")),
@@ -478,7 +478,7 @@ def _difference_table(comp: pl.DataFrame, labels: dict[str, str]) -> Table:
             ("effect size", lambda r: f"{num(r['effect'], 2)} ({r['effect_name']})"),
             ("p", col("p_value", pval)),
             ("Holm p (over the comparison's metrics)", col("p_adjusted", pval)),
-            ("test", col("test")),
+            "test",
         ],
     )
 
@@ -487,12 +487,12 @@ def _side_table(side: pl.DataFrame, unit: str) -> Table:
     heroes = [
         ("heroes' vote share [95%]", share_with_interval("hero_share", "hero_share_low", "hero_share_high"))
     ]
-    return table(
+    return stats_table(
         "Side by side: three players with and without the adjustments, and more players",
         side,
         [
-            ("population", col("label")),
-            ("games", col("games")),
+            ("population", "label"),
+            "games",
             ("truncated [95%]", share_with_interval("truncated_rate", "trunc_low", "trunc_high")),
             ("largest seat gap [95%]", share_with_interval("max_gap", "gap_low", "gap_high")),
             ("Balance", col("balance", lambda x: num(x, 3))),
@@ -533,12 +533,12 @@ def _goals_table(goals: pl.DataFrame) -> Table:
             *[pl.col("cell").filter(pl.col("goal") == c).first().alias(c) for c in graenaland.GOALS],
         )
     )
-    return table(
+    return stats_table(
         "Share of winners meeting each goal [95%]",
         wide,
         [
-            ("population", col("population")),
-            ("winners", col("winners")),
+            "population",
+            "winners",
             *[(label, col(c)) for c, label in graenaland.GOALS.items()],
         ],
     )

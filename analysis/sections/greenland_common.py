@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import polars as pl
 
 from analysis import greenland
-from analysis.sections.blocks import col, mix_words, variant_column
+from analysis.sections.blocks import mix_words, variant_column
+from analysis.sections.tables import Spec
 
 SPREADS = {
     "first_minus_second": "winner minus runner-up",
@@ -90,8 +89,8 @@ def bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None =
     )
 
 
-def run_columns(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]:
-    return [("players", col("players")), *variant_column(frame)]
+def run_columns(frame: pl.DataFrame) -> list[Spec]:
+    return ["players", *variant_column(frame)]
 
 
 def count_words(counts: list) -> str:

@@ -22,7 +22,6 @@ from analysis.sections.blocks import (
     pct,
     players_words,
     pval,
-    table,
 )
 from analysis.sections.greenland_common import (
     GAME,
@@ -31,7 +30,7 @@ from analysis.sections.greenland_common import (
     run_columns,
     variant_name,
 )
-from analysis.sections.tables import findings_for, share_interval
+from analysis.sections.tables import findings_for, share_interval, stats_table
 
 
 def _split_reading(split: pl.DataFrame) -> str:
@@ -184,15 +183,15 @@ def _split_difference(r: dict) -> str:
 
 
 def _split_table(split: pl.DataFrame) -> Table:
-    return table(
+    return stats_table(
         "Converted against unconverted tribes within a strategy",
         split,
         [
             *run_columns(split),
-            ("strategy", col("strategy")),
-            ("seats", col("seats")),
-            ("converted", col("converted")),
-            ("not converted", col("not_converted")),
+            "strategy",
+            "seats",
+            "converted",
+            ("not converted", "not_converted"),
             ("generation converted (mean)", col("mean_converted_in", lambda x: num(x, 1))),
             ("win rate converted", col("win_conv", pct)),
             share_interval("conv_low", "conv_high"),
@@ -219,19 +218,19 @@ def _paired_difference(r: dict) -> str:
 
 
 def _paired_table(paired: pl.DataFrame) -> Table:
-    return table(
+    return stats_table(
         "conversion=any against the rulebook (no elders), the same seats of the same deals",
         paired,
         [
-            ("players", col("players")),
-            ("strategy mix", col("mix")),
-            ("strategy", col("strategy")),
+            "players",
+            ("strategy mix", "mix"),
+            "strategy",
             ("measure", lambda r: greenland.PAIRED_METRICS[r["metric"]]),
-            ("seat-games", col("pairs")),
+            ("seat-games", "pairs"),
             ("rulebook", _paired_value("base")),
             ("any", _paired_value("value")),
             ("difference [95%]", _paired_difference),
-            ("blocks", col("blocks")),
+            "blocks",
             ("paired t p (blocks)", col("p_value", pval)),
         ],
     )

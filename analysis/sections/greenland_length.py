@@ -18,7 +18,6 @@ from analysis.sections.blocks import (
     interval,
     num,
     pct,
-    table,
 )
 from analysis.sections.greenland_common import (
     GAME,
@@ -29,7 +28,7 @@ from analysis.sections.greenland_common import (
     variant_name,
     words_list,
 )
-from analysis.sections.tables import findings_for, mean_columns, share_interval
+from analysis.sections.tables import findings_for, mean_columns, share_interval, stats_table
 
 LENGTH_NOTE = (
     "A game lasts until the last generation of the event deck, or ends at once when one culture or "
@@ -196,23 +195,23 @@ def _length_findings(
 
 def _length_tables(length: pl.DataFrame, by_tribe: pl.DataFrame, by_strategy: pl.DataFrame) -> list[Table]:
     death_columns = [
-        ("seats", col("seats")),
-        ("died out", col("died")),
+        "seats",
+        ("died out", "died"),
         ("share", col("died_share", pct)),
         share_interval("low", "high"),
         ("generation (mean)", col("died_mean", lambda x: num(x, 1))),
-        ("earliest", col("died_first")),
-        ("latest", col("died_last")),
+        ("earliest", "died_first"),
+        ("latest", "died_last"),
     ]
     return [
-        table(
+        stats_table(
             "Game length and extinctions per run",
             length,
             [
                 *run_columns(length),
-                ("strategy mix", col("mix")),
-                ("games", col("games")),
-                ("truncated (left out)", col("truncated")),
+                ("strategy mix", "mix"),
+                "games",
+                ("truncated (left out)", "truncated"),
                 *mean_columns(
                     "generations_mean",
                     "generations_low",
@@ -229,15 +228,15 @@ def _length_tables(length: pl.DataFrame, by_tribe: pl.DataFrame, by_strategy: pl
                 ("first death (generation)", col("first_death_mean", lambda x: num(x, 1))),
             ],
         ),
-        table(
+        stats_table(
             "How often and when each tribe dies out",
             by_tribe,
-            [*run_columns(by_tribe), ("strategy mix", col("mix")), ("tribe", col("tribe")), *death_columns],
+            [*run_columns(by_tribe), ("strategy mix", "mix"), "tribe", *death_columns],
         ),
-        table(
+        stats_table(
             "How often and when each strategy's tribe dies out",
             by_strategy,
-            [*run_columns(by_strategy), ("strategy", col("strategy")), *death_columns],
+            [*run_columns(by_strategy), "strategy", *death_columns],
         ),
     ]
 

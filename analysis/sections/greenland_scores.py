@@ -13,10 +13,8 @@ from analysis.sections.blocks import (
     Chart,
     Section,
     Table,
-    col,
     interval,
     num,
-    table,
 )
 from analysis.sections.greenland_common import (
     GAME,
@@ -31,7 +29,7 @@ from analysis.sections.greenland_common import (
     variant_name,
     words_list,
 )
-from analysis.sections.tables import findings_for, mean_columns, with_interval
+from analysis.sections.tables import findings_for, mean_columns, stats_table, with_interval
 
 SCORES_NOTE = (
     "Score (ruling G18, reconstructed): living tribesmen plus Trophy VP for a polytheist, or iron "
@@ -152,23 +150,23 @@ def _scores_tables(spread: pl.DataFrame, by_tribe: pl.DataFrame) -> list[Table]:
         return lambda r: cell(r) + f", {num(r[f'{m}_sd'], 1)}"
 
     return [
-        table(
+        stats_table(
             "Score spreads per game (points)",
             spread,
             [
                 *run_columns(spread),
-                ("strategy mix", col("mix")),
-                ("games", col("games")),
+                ("strategy mix", "mix"),
+                "games",
                 *[(f"{label} (mean [95%], sd)", spread_cell(m)) for m, label in MEASURES.items()],
             ],
         ),
-        table(
+        stats_table(
             "Mean score by tribe (points)",
             by_tribe,
             [
                 *run_columns(by_tribe),
-                ("tribe", col("tribe")),
-                ("seats", col("seats")),
+                "tribe",
+                "seats",
                 *mean_columns(header="mean score"),
             ],
         ),

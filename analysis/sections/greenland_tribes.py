@@ -18,7 +18,6 @@ from analysis.sections.blocks import (
     p_is,
     pct,
     pval,
-    table,
 )
 from analysis.sections.greenland_common import (
     GAME,
@@ -32,7 +31,7 @@ from analysis.sections.greenland_common import (
     run_columns,
     variant_name,
 )
-from analysis.sections.tables import findings_for, share_interval, win_rate_columns
+from analysis.sections.tables import findings_for, share_interval, stats_table, win_rate_columns
 
 
 def _rate_findings(
@@ -115,9 +114,9 @@ TRIBES_NOTE = (
 )
 #: the columns of a win-and-survival row of ``greenland.outcomes``
 RATE_COLUMNS = [
-    ("seats", col("seats")),
+    "seats",
     *win_rate_columns(col("wins", lambda x: num(x, 1))),
-    ("survived", col("survivors")),
+    ("survived", "survivors"),
     ("survival rate", col("survival_rate", pct)),
     share_interval("surv_low", "surv_high", "95% interval "),
     ("mean score", col("mean_score", lambda x: num(x, 1))),
@@ -225,38 +224,38 @@ def _tribes_tables(
     rates: pl.DataFrame, pooled: pl.DataFrame, tests: pl.DataFrame, by_strategy: pl.DataFrame
 ) -> list[Table]:
     return [
-        table(
+        stats_table(
             "Win and survival rate by tribe, every player count together",
             pooled,
             [
-                ("variant", col("variant")),
-                ("tribes in play", col("counts")),
-                ("tribe", col("tribe")),
+                "variant",
+                ("tribes in play", "counts"),
+                "tribe",
                 *RATE_COLUMNS,
             ],
         ),
-        table(
+        stats_table(
             "Win and survival rate by tribe and player count",
             rates,
-            [*run_columns(rates), ("strategy mix", col("mix")), ("tribe", col("tribe")), *RATE_COLUMNS],
+            [*run_columns(rates), ("strategy mix", "mix"), "tribe", *RATE_COLUMNS],
         ),
-        table(
+        stats_table(
             "Do the tribes differ? Survival and wins given each game's seated tribes",
             tests,
             [
                 *run_columns(tests),
-                ("strategy mix", col("mix")),
-                ("games", col("games")),
-                ("blocks", col("blocks")),
-                ("tribes", col("tribes")),
+                ("strategy mix", "mix"),
+                "games",
+                "blocks",
+                "tribes",
                 ("survival p", col("surv_chi2_p", pval)),
                 ("win p", col("win_chi2_p", pval)),
             ],
         ),
-        table(
+        stats_table(
             "How the strategies fare: win and survival rate by strategy",
             by_strategy,
-            [*run_columns(by_strategy), ("strategy", col("strategy")), *RATE_COLUMNS],
+            [*run_columns(by_strategy), "strategy", *RATE_COLUMNS],
         ),
     ]
 

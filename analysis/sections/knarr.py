@@ -25,16 +25,17 @@ from analysis.sections.blocks import (
     players_words,
     pval,
     seat_test_words,
-    table,
     tests_table,
     variant_column,
 )
 from analysis.sections.tables import (
+    Spec,
     findings_for,
     mean_columns,
     mean_interval,
     sample_columns,
     share_interval,
+    stats_table,
     win_rate_columns,
 )
 from sim.errors import SkaldError
@@ -44,12 +45,12 @@ from sim.errors import SkaldError
 KEYS = ("players", "variant", "mix")
 
 
-def run_columns(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]:
+def run_columns(frame: pl.DataFrame) -> list[Spec]:
     return [
-        ("players", col("players")),
-        ("expansion", col("expansion")),
+        "players",
+        "expansion",
         *variant_column(frame),
-        ("strategy mix", col("mix")),
+        ("strategy mix", "mix"),
     ]
 
 
@@ -174,12 +175,12 @@ def knarr_seat_section(runs: Runs) -> Section:
         _seat_verdict(tests),
         charts=[_seat_chart(rates)],
         tables=[
-            table(
+            stats_table(
                 "Win rate and mean score by seat",
                 rates,
                 [
                     *run_columns(rates),
-                    ("seat", col("seat")),
+                    "seat",
                     *sample_columns(),
                     *win_rate_columns(col("wins")),
                     *mean_columns(
@@ -275,20 +276,20 @@ def _score_chart(spread: pl.DataFrame) -> Chart:
 
 
 def _effect_table(effect: pl.DataFrame) -> Table:
-    return table(
+    return stats_table(
         "The expansion's effect on the winner's margin (expansion - base)",
         effect,
         [
-            ("players", col("players")),
-            ("strategy mix", col("mix")),
-            ("variant", col("variant")),
+            "players",
+            ("strategy mix", "mix"),
+            "variant",
             ("base", col("base", lambda x: num(x, 1))),
             ("expansion", col("value", lambda x: num(x, 1))),
             *mean_columns("diff", "diff_low", "diff_high", header="difference"),
             ("p", col("p_value", pval)),
-            ("test", col("test")),
-            ("games", col("games")),
-            ("blocks", col("blocks")),
+            "test",
+            "games",
+            "blocks",
         ],
     )
 
@@ -297,10 +298,10 @@ def knarr_score_section(runs: Runs) -> Section:
     """Score spreads and game length per group, and the expansion's effect on the winner's margin."""
     spread = knarr.score_spread(runs)
     effect = knarr.expansion_effect(runs)
-    spreads = table(
+    spreads = stats_table(
         "Score spreads and game length per game",
         spread,
-        [*run_columns(spread), ("measure", col("label")), *sample_columns(), *mean_columns()],
+        [*run_columns(spread), ("measure", "label"), *sample_columns(), *mean_columns()],
     )
     return Section(
         "knarr-scores",
@@ -410,15 +411,15 @@ def _holdings_chart(held: pl.DataFrame) -> Chart:
 
 
 def _holdings_table(held: pl.DataFrame) -> Table:
-    return table(
+    return stats_table(
         "Win rate when held against the holders' strategies",
         held,
         [
             *run_columns(held),
-            ("kind", col("kind")),
-            ("card", col("card")),
-            ("seats holding it", col("held")),
-            ("blocks", col("blocks")),
+            "kind",
+            "card",
+            ("seats holding it", "held"),
+            "blocks",
             ("win rate when held", col("win_rate", pct)),
             ("expected from the holders' strategies", col("expected", pct)),
             ("difference (pp)", col("diff", lambda x: f"{100 * x:+.1f}")),
@@ -519,26 +520,26 @@ def _raid_chart(favour: pl.DataFrame) -> Chart:
 
 def _raid_tables(freq: pl.DataFrame, favour: pl.DataFrame) -> list[Table]:
     return [
-        table(
+        stats_table(
             "Raid frequency",
             freq,
             [
                 *run_columns(freq),
                 *sample_columns(),
-                ("raids per game", col("raids_per_game")),
+                ("raids per game", "raids_per_game"),
                 mean_interval("raids_low", "raids_high", digits=2),
                 ("games with a raid", col("share_with_raid", pct)),
                 share_interval("share_low", "share_high", "95% interval "),
             ],
         ),
-        table(
+        stats_table(
             "Win rate by raids won minus lost",
             favour,
             [
                 *run_columns(favour),
-                ("raids won - lost", col("raid_net")),
-                ("seats", col("seats")),
-                ("blocks", col("blocks")),
+                ("raids won - lost", "raid_net"),
+                "seats",
+                "blocks",
                 *win_rate_columns(expected=False),
             ],
         ),

@@ -15,9 +15,8 @@ from analysis.sections.blocks import (
     num,
     pct,
     players_words,
-    table,
 )
-from analysis.sections.tables import mean_columns
+from analysis.sections.tables import mean_columns, stats_table
 
 
 def mainland_score_section(runs: Runs) -> Section:
@@ -36,7 +35,7 @@ def mainland_score_section(runs: Runs) -> Section:
     )
     frame = scores.margins(runs).select("players", "margin")
     stats_cols = [
-        ("n", col("n")),
+        "n",
         *mean_columns(),
         ("sd", col("sd", lambda x: num(x, 1))),
         ("p10", col("p10", lambda x: num(x, 1))),
@@ -77,20 +76,20 @@ def mainland_score_section(runs: Runs) -> Section:
             ),
         ],
         tables=[
-            table(
+            stats_table(
                 "Final score by strategy (points)",
                 by_strategy,
-                [("players", col("players")), ("strategy", col("strategy")), *stats_cols],
+                ["players", "strategy", *stats_cols],
             ),
-            table(
+            stats_table(
                 "Final score by seat (points)",
                 by_seat,
-                [("players", col("players")), ("seat", col("seat")), *stats_cols],
+                ["players", "seat", *stats_cols],
             ),
-            table(
+            stats_table(
                 "Winner's margin (points)",
                 margin,
-                [("players", col("players")), *stats_cols, ("decided by <= 2", col("close", pct))],
+                ["players", *stats_cols, ("decided by <= 2", col("close", pct))],
             ),
         ],
         notes=["Truncated games are left out. Intervals are 95% normal-approximation intervals of the mean."],
@@ -149,34 +148,34 @@ def _points_charts(sources: pl.DataFrame, size: pl.DataFrame) -> list[Chart]:
 
 def _points_tables(overall: pl.DataFrame, sources: pl.DataFrame, size: pl.DataFrame) -> list[Table]:
     return [
-        table(
+        stats_table(
             "Share of points by source",
             overall,
             [
-                ("players", col("players")),
-                ("source", col("label")),
+                "players",
+                ("source", "label"),
                 ("share of points", col("share", pct)),
                 *mean_columns(header="mean points"),
             ],
         ),
-        table(
+        stats_table(
             "Points by source and strategy",
             sources,
             [
-                ("players", col("players")),
-                ("strategy", col("strategy")),
-                ("source", col("label")),
+                "players",
+                "strategy",
+                ("source", "label"),
                 ("share", col("share", pct)),
                 *mean_columns(header="mean points"),
             ],
         ),
-        table(
+        stats_table(
             "Mainland size (tiles)",
             size,
             [
-                ("players", col("players")),
-                ("strategy", col("strategy")),
-                ("seats", col("n")),
+                "players",
+                "strategy",
+                ("seats", "n"),
                 *mean_columns(),
                 ("median", col("median", lambda x: num(x, 0))),
                 ("max", col("max", lambda x: num(x, 0))),
@@ -242,13 +241,13 @@ def mainland_play_section(runs: Runs) -> Section:
             )
         ],
         tables=[
-            table(
+            stats_table(
                 "Play statistics per seat and game",
                 play,
                 [
-                    ("players", col("players")),
-                    ("strategy", col("strategy")),
-                    ("statistic", col("label")),
+                    "players",
+                    "strategy",
+                    ("statistic", "label"),
                     *mean_columns(digits=2),
                     ("max", col("max", lambda x: num(x, 0))),
                 ],

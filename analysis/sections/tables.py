@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from analysis.findings import Finding, from_frame
-from analysis.sections.blocks import col, interval, num, pct, several
+from analysis.sections.blocks import Table, col, interval, num, pct, several, table
 
 Column = tuple[str, Callable[[dict], str]]
 
@@ -94,3 +94,21 @@ def findings_for(**shared: Any) -> Callable[..., list[Finding]]:
     """``analysis.findings.from_frame`` with the fields every finding of a section shares (its section,
     game, clusters...) given once; a call may still override one."""
     return functools.partial(from_frame, **shared)
+
+
+#: a column as ``stats_table`` takes it: a full ``Column``; ``"games"`` for the column ``games`` under its
+#: own name; or ``("decided games", "games")`` for a column under another header, shown by ``blocks.num``
+Spec = Column | str | tuple[str, str]
+
+
+def column(spec: Spec) -> Column:
+    """The ``Column`` a ``Spec`` names."""
+    if isinstance(spec, str):
+        return spec, col(spec)
+    header, shown = spec
+    return (header, col(shown)) if isinstance(shown, str) else (header, shown)
+
+
+def stats_table(title: str, frame: pl.DataFrame, specs: Sequence[Spec]) -> Table:
+    """A display table of ``frame`` (``blocks.table``), its columns given as ``Spec`` s."""
+    return table(title, frame, [column(spec) for spec in specs])
