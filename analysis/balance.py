@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -147,70 +148,8 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
     games = runs.games().collect()
     rows = []
     for key, all_seats in design.group_by(list(by), maintain_order=True):
-        frame = all_seats.filter(~pl.col("excluded"))
-        if not frame.height:
-            continue
-        keyd = dict(zip(by, key, strict=True))
-        mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
-        g = games.filter(mask)
-        y, m, positions = _block_matrix(frame, position)
-        n_decided = int(m.sum())
-        wins = y.sum(axis=0)
-        rates = wins / n_decided if n_decided else np.full(len(wins), math.nan)
-        test = stats.equal_chances_test(wins)
-        design_test = inference.shares_test(y, m)
-        deff = float(design_test.deff)
-        rate = inference.cluster_proportion(y.T, m)
-        b_low, b_high = balance_interval(wins, n_decided, rate.n_eff)
-        n_eff = n_decided / deff if deff > 0 else n_decided  # the test's effective number of games
-        players = int(keyd.get("players", len(positions)) or len(positions))
-        best, worst = int(np.argmax(rates)), int(np.argmin(rates))
-        ties = int(g.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
-        excluded = all_seats.filter(pl.col("excluded")).select("run", "game_id").unique().height
-        errored = int(g["errored"].fill_null(False).sum()) if "errored" in g.columns else 0
-        rows.append(
-            {
-                **keyd,
-                "position": position,
-                "games": g.height,
-                "decided": n_decided,
-                "truncated": int(g["truncated"].sum()),
-                "excluded": excluded,
-                "errored": errored,
-                "tie_games": ties,
-                "blocks": int(design_test.clusters),
-                "p_value": float(design_test.p_value),
-                "test": design_test.test,
-                "statistic": float(design_test.statistic),
-                "df_num": float(design_test.df_num),
-                "df_den": float(design_test.df_den),
-                "deff": deff,
-                "chi2": test.chi2,
-                "chi2_p": test.chi2_p,
-                "g": test.g,
-                "g_p": test.g_p,
-                "dof": test.dof,
-                "balance": stats.balance_metric(rates),
-                "balance_low": b_low,
-                "balance_high": b_high,
-                "balance_fair": stats.fair_balance(len(positions), n_eff),
-                "best": str(positions[best]),
-                "best_rate": float(rates[best]),
-                "worst": str(positions[worst]),
-                "worst_rate": float(rates[worst]),
-                "max_gap": float(rates[best] - rates[worst]),
-                "first": str(positions[0]),
-                "first_rate": float(rates[0]),
-                "first_low": float(rate.low[0]),
-                "first_high": float(rate.high[0]),
-                "first_advantage": float(rates[0] - 1.0 / players),
-                "first_adv_low": float(rate.low[0] - 1.0 / players),
-                "first_adv_high": float(rate.high[0] - 1.0 / players),
-                "detectable_gap": inference.detectable_gap(n_decided, len(positions), deff),
-                "games_to_halve": 4 * n_decided,
-                "ties": TIES_NOTE,
-            }
-        )
+        if all_seats.filter(~pl.col("excluded")).height:
+            rows.append(_balance_row(dict(zip(by, key, strict=True)), all_seats, games, position))
     table = pl.DataFrame(rows)
     if not table.height:
         return table
@@ -220,6 +159,95 @@ def balance_tests(runs: Runs, position: str = "seat", by: Sequence[str] = GROUP)
         pl.lit(adjusted.family).alias("family"),
         pl.lit(adjusted.method).alias("correction"),
     )
+
+
+def _balance_row(
+    keyd: dict[str, Any], all_seats: pl.DataFrame, games: pl.DataFrame, position: str
+) -> dict[str, Any]:
+    """One group's row of ``balance_tests``: its counts, the design-aware and plain tests, then the
+    Balance metric, best/worst and first position and the detectable gap (in that column order)."""
+    frame = all_seats.filter(~pl.col("excluded"))
+    mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
+    in_group = games.filter(mask)
+    y, m, positions = _block_matrix(frame, position)
+    n_decided = int(m.sum())
+    design_test = inference.shares_test(y, m)
+    return {
+        **keyd,
+        "position": position,
+        **_group_counts(in_group, all_seats, n_decided),
+        "blocks": int(design_test.clusters),
+        **_test_fields(design_test, stats.equal_chances_test(y.sum(axis=0))),
+        **_balance_fields(keyd, y, m, positions, float(design_test.deff)),
+    }
+
+
+def _group_counts(games: pl.DataFrame, all_seats: pl.DataFrame, n_decided: int) -> dict[str, int]:
+    """games, decided, truncated, excluded (truncated or errored), errored and tie_games of one group."""
+    ties = int(games.filter(~pl.col("truncated") & (pl.col("winners").list.len() > 1)).height)
+    excluded = all_seats.filter(pl.col("excluded")).select("run", "game_id").unique().height
+    errored = int(games["errored"].fill_null(False).sum()) if "errored" in games.columns else 0
+    return {
+        "games": games.height,
+        "decided": n_decided,
+        "truncated": int(games["truncated"].sum()),
+        "excluded": excluded,
+        "errored": errored,
+        "tie_games": ties,
+    }
+
+
+def _test_fields(design_test: inference.SharesTest, test: stats.EqualChances) -> dict[str, Any]:
+    """The design-aware test (``p_value`` ... ``deff``) and the plain chi-square and G tests."""
+    return {
+        "p_value": float(design_test.p_value),
+        "test": design_test.test,
+        "statistic": float(design_test.statistic),
+        "df_num": float(design_test.df_num),
+        "df_den": float(design_test.df_den),
+        "deff": float(design_test.deff),
+        "chi2": test.chi2,
+        "chi2_p": test.chi2_p,
+        "g": test.g,
+        "g_p": test.g_p,
+        "dof": test.dof,
+    }
+
+
+def _balance_fields(
+    keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positions: list, deff: float
+) -> dict[str, Any]:
+    """Balance with its interval and the fair game's, best and worst position, the first position's
+    rate and advantage with cluster intervals, the detectable gap, games to halve and the ties note."""
+    n_decided = int(m.sum())
+    wins = y.sum(axis=0)
+    rates = wins / n_decided if n_decided else np.full(len(wins), math.nan)
+    rate = inference.cluster_proportion(y.T, m)
+    b_low, b_high = balance_interval(wins, n_decided, rate.n_eff)
+    n_eff = n_decided / deff if deff > 0 else n_decided  # the test's effective number of games
+    players = int(keyd.get("players", len(positions)) or len(positions))
+    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+    return {
+        "balance": stats.balance_metric(rates),
+        "balance_low": b_low,
+        "balance_high": b_high,
+        "balance_fair": stats.fair_balance(len(positions), n_eff),
+        "best": str(positions[best]),
+        "best_rate": float(rates[best]),
+        "worst": str(positions[worst]),
+        "worst_rate": float(rates[worst]),
+        "max_gap": float(rates[best] - rates[worst]),
+        "first": str(positions[0]),
+        "first_rate": float(rates[0]),
+        "first_low": float(rate.low[0]),
+        "first_high": float(rate.high[0]),
+        "first_advantage": float(rates[0] - 1.0 / players),
+        "first_adv_low": float(rate.low[0] - 1.0 / players),
+        "first_adv_high": float(rate.high[0] - 1.0 / players),
+        "detectable_gap": inference.detectable_gap(n_decided, len(positions), deff),
+        "games_to_halve": 4 * n_decided,
+        "ties": TIES_NOTE,
+    }
 
 
 def game_lengths(runs: Runs) -> tuple[pl.DataFrame, str]:

@@ -341,6 +341,17 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
     seats = balance._decided_seats(chosen, CHOSEN_TERRITORY).with_columns(
         pl.col(DRAFT_ORDER).round(0).cast(pl.Int64)
     )
+    return {
+        "order": order,
+        "order_tests": order_tests,
+        "territory": _territory_table(seats, chosen, by),
+        "territory_tests": _territory_tests(seats, by),
+    }
+
+
+def _territory_table(seats: pl.LazyFrame, chosen: Runs, by: Sequence[str]) -> pl.DataFrame:
+    """``draft``'s ``territory``: per group and chosen territory, picks, first picks, wins, the pick share
+    and the win rate with its Wilson interval against ``expected`` (1/players)."""
     keys = [*by, CHOSEN_TERRITORY]
     grouped = (
         seats.group_by(["run", *keys])
@@ -367,7 +378,7 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
         (pl.col("picks") / pl.col("_all")).alias("pick_share")
     )
     low, high = stats.wilson_interval(territory["wins"].to_numpy(), territory["picks"].to_numpy())
-    territory = (
+    return (
         territory.with_columns(
             (pl.col("wins") / pl.col("picks")).alias("win_rate"),
             pl.Series("ci_low", low),
@@ -379,6 +390,11 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
         .drop("_all")
         .sort(keys)
     )
+
+
+def _territory_tests(seats: pl.LazyFrame, by: Sequence[str]) -> pl.DataFrame:
+    """``draft``'s ``territory_tests``: per group, ``inference.category_wins`` over the chosen territories
+    (``chi2``, ``p``, ``dof``, ``picks``)."""
     tests = []
     columns = dict.fromkeys(["run", "game_id", "block", "players", CHOSEN_TERRITORY, "win_share", *by])
     picked = seats.select(*columns).collect().sort(list(by), maintain_order=True)
@@ -393,12 +409,7 @@ def draft(runs: Runs, by: Sequence[str] = ("game", "players", "variant", "mix"))
                 "picks": frame.height,
             }
         )
-    return {
-        "order": order,
-        "order_tests": order_tests,
-        "territory": territory,
-        "territory_tests": pl.DataFrame(tests),
-    }
+    return pl.DataFrame(tests)
 
 
 # --------------------------------------------------------------------------- votes and goals

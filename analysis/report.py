@@ -26,7 +26,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import platform
 import re
 import tempfile
 from collections.abc import Sequence
@@ -125,7 +124,8 @@ GLOSSARY = (
         "means finishing ahead about 76% of the time.",
     ),
 )
-PACKAGES = ("numpy", "numba", "polars", "pyarrow", "joblib", "scipy", "matplotlib", "jinja2")
+#: the libraries the report adds to ``sim.runner.versions`` (which lists those that shape the records)
+ANALYSIS_PACKAGES = ("scipy", "matplotlib", "jinja2")
 
 
 @dataclass
@@ -213,16 +213,19 @@ def build_sections(runs: Runs) -> list[Section]:
 
 
 def versions() -> dict[str, str]:
-    """Versions of Skald, Python and the analysis libraries now."""
-    import sim
+    """Versions now: Skald's, Python's and the record libraries' from ``sim.runner.versions`` (the one
+    copy, issue 17), then the libraries only the analysis uses (``ANALYSIS_PACKAGES``)."""
+    from sim.runner import versions as record_versions
 
-    found = {"skald": sim.__version__, "python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = "missing"
-    return found
+    return {**record_versions(), **{name: _installed(name) for name in ANALYSIS_PACKAGES}}
+
+
+def _installed(name: str) -> str:
+    """The installed version of distribution ``name``, or ``"missing"``."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "missing"
 
 
 def data_provenance(runs: Runs) -> list[dict[str, Any]]:

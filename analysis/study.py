@@ -449,9 +449,58 @@ def run_study(
     it had replayed count as finished.  Ctrl-C raises ``StudyInterrupted``; ``on_skip`` also receives
     the runs' own notes (a run kept, a run resumed).
     """
+    attempt, skipped = _begin(study, games, jobs, out, progress, overwrite, resume, on_skip)
+    planned = attempt.planned
+    index = 0
+    try:
+        for index, planned_run in enumerate(planned):
+            if on_run is not None:
+                on_run(planned_run, index, len(planned))
+            _play(attempt, planned_run)
+        written = _write_report(attempt) if report else None
+    except KeyboardInterrupt:
+        if len(attempt.paths) < len(planned):
+            where = f"in run {index + 1} of {len(planned)} ({planned[index].name})"
+        else:
+            where = "while writing its report"
+        raise StudyInterrupted(
+            f"study {study.name!r} interrupted {where}; its {len(attempt.paths)} finished runs are kept"
+            f" in {str(attempt.folder)!r}"
+        ) from None
+    return StudyResult(study, attempt.folder, attempt.paths, written, skipped)
+
+
+@dataclass
+class _Attempt:
+    """One attempt at a study: its folder, the runs it plays, what an earlier attempt finished (read
+    from the folder's log under ``resume``) and the run folders finished so far (``paths``)."""
+
+    study: Study
+    folder: Path
+    planned: list[PlannedRun]
+    jobs: int | None
+    overwrite: bool
+    resume: bool
+    replaying: bool
+    finished: set[str]
+    on_skip: Callable[[str], None] | None
+    progress: bool
+    paths: list[Path] = field(default_factory=list)
+
+
+def _begin(
+    study: Study,
+    games: int | None,
+    jobs: int | None,
+    out: str | Path | None,
+    progress: bool,
+    overwrite: bool,
+    resume: bool,
+    on_skip: Callable[[str], None] | None,
+) -> tuple[_Attempt, list[str]]:
+    """Check the study and its folder, plan its runs, start (or, under ``resume``, read) the folder's
+    log and write ``study.toml``: the attempt and the notes of the runs skipped."""
     from sim.backends import check_jobs
-    from sim.resume import partial_path
-    from sim.runner import RunConfig, run
 
     reason = study.missing()
     if reason:
@@ -473,70 +522,67 @@ def run_study(
         replaying, finished = overwrite, set()
         _log(folder, {"study": study.name, "overwrite": overwrite}, start=True)
     (folder / "study.toml").write_text(study.text, encoding="utf-8")
-    paths: list[Path] = []
-    index = 0
-    try:
-        for index, planned_run in enumerate(planned):
-            if on_run is not None:
-                on_run(planned_run, index, len(planned))
-            target = folder / planned_run.name
-            key = _run_key(planned_run)
-            source = _FINISHED.get(key) if key else None
-            earlier = target.exists() or partial_path(target).exists()
-            if resume and earlier:
-                if replaying and planned_run.name not in finished and (target / "manifest.json").is_file():
-                    shutil.rmtree(target)  # the earlier study's run, which the interrupted attempt replays
-            elif (
-                source is not None
-                and (source / "manifest.json").is_file()
-                and source.resolve() != target.resolve()
-            ):
-                _copy_run(source, target)
-                if on_skip is not None:
-                    on_skip(f"run {planned_run.name} is the same run as {source}: copied, not played again")
-                _finished(folder, planned_run, key, target, paths)
-                continue
-            config = RunConfig(
-                game=planned_run.game,
-                players=planned_run.players,
-                games=planned_run.games,
-                strategies=planned_run.strategies,
-                seats=planned_run.seats,
-                jobs=jobs if jobs is not None else study.jobs,
-                seed=planned_run.seed,
-                out=target,
-                rules=planned_run.rules,
-                data=planned_run.data,
-                max_decisions=planned_run.max_decisions,
-                overwrite=overwrite,
-                progress=progress,
-                resume=resume and earlier,
-            )
-            try:
-                run(config, on_note=on_skip)
-            except SkaldError as exc:
-                raise type(exc)(f"study {study.name!r}, run {planned_run.name}: {exc}") from exc
-            _finished(folder, planned_run, key, target, paths)
-        written = None
-        if report:
-            from analysis.report import write_report
+    attempt = _Attempt(
+        study, folder, planned, jobs, overwrite, resume, replaying, finished, on_skip, progress
+    )
+    return attempt, skipped
 
-            written = write_report(
-                paths,
-                folder / "report.html",
-                title=study.title,
-                study={"name": study.name, "title": study.title, "description": study.description},
-            )
-    except KeyboardInterrupt:
-        if len(paths) < len(planned):
-            where = f"in run {index + 1} of {len(planned)} ({planned[index].name})"
-        else:
-            where = "while writing its report"
-        raise StudyInterrupted(
-            f"study {study.name!r} interrupted {where}; its {len(paths)} finished runs are kept"
-            f" in {str(folder)!r}"
-        ) from None
-    return StudyResult(study, folder, paths, written, skipped)
+
+def _play(attempt: _Attempt, planned_run: PlannedRun) -> None:
+    """Finish one planned run: keep (or resume) the earlier attempt's, copy the same run played by an
+    earlier study of this process, or play it."""
+    from sim.resume import partial_path
+    from sim.runner import RunConfig, run
+
+    folder, on_skip = attempt.folder, attempt.on_skip
+    target = folder / planned_run.name
+    key = _run_key(planned_run)
+    source = _FINISHED.get(key) if key else None
+    earlier = target.exists() or partial_path(target).exists()
+    if attempt.resume and earlier:
+        replayed = planned_run.name in attempt.finished
+        if attempt.replaying and not replayed and (target / "manifest.json").is_file():
+            shutil.rmtree(target)  # the earlier study's run, which the interrupted attempt replays
+    elif source is not None and (source / "manifest.json").is_file() and source.resolve() != target.resolve():
+        _copy_run(source, target)
+        if on_skip is not None:
+            on_skip(f"run {planned_run.name} is the same run as {source}: copied, not played again")
+        _finished(folder, planned_run, key, target, attempt.paths)
+        return
+    config = RunConfig(
+        game=planned_run.game,
+        players=planned_run.players,
+        games=planned_run.games,
+        strategies=planned_run.strategies,
+        seats=planned_run.seats,
+        jobs=attempt.jobs if attempt.jobs is not None else attempt.study.jobs,
+        seed=planned_run.seed,
+        out=target,
+        rules=planned_run.rules,
+        data=planned_run.data,
+        max_decisions=planned_run.max_decisions,
+        overwrite=attempt.overwrite,
+        progress=attempt.progress,
+        resume=attempt.resume and earlier,
+    )
+    try:
+        run(config, on_note=on_skip)
+    except SkaldError as exc:
+        raise type(exc)(f"study {attempt.study.name!r}, run {planned_run.name}: {exc}") from exc
+    _finished(folder, planned_run, key, target, attempt.paths)
+
+
+def _write_report(attempt: _Attempt) -> Path:
+    """The study's ``report.html`` over its finished runs."""
+    from analysis.report import write_report
+
+    study = attempt.study
+    return write_report(
+        attempt.paths,
+        attempt.folder / "report.html",
+        title=study.title,
+        study={"name": study.name, "title": study.title, "description": study.description},
+    )
 
 
 def _finished(folder: Path, planned: PlannedRun, key: str | None, target: Path, paths: list[Path]) -> None:
