@@ -9,7 +9,7 @@ import re
 import polars as pl
 
 from analysis import balance, charts, graenaland, inference
-from analysis.findings import Finding, from_frame
+from analysis.findings import Finding
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
@@ -35,7 +35,10 @@ from analysis.sections.blocks import (
     variant_words,
 )
 from analysis.sections.tables import (
+    WIN_RATE,
     Spec,
+    bounds,
+    findings_for,
     mix_column,
     share_with_interval,
     stats_table,
@@ -169,20 +172,11 @@ def _start_charts(std: Runs, positions: pl.DataFrame, position: str) -> list[Cha
 
 def _start_findings(tests: pl.DataFrame, positions: pl.DataFrame, position: str, unit: str) -> list[Finding]:
     found = balance_findings("start-positions", tests, positions, position, "start position")
+    per_position = findings_for(section="start-positions", groups=(*KEYS, position), games="games", game=GAME)
     for column, metric in ((f"{unit}_won", f"{unit} of its wins"), (graenaland.GOALS_MET, "goals met")):
         if column in positions.columns:
-            found += from_frame(
-                positions,
-                section="start-positions",
-                metric=f"start position {metric}",
-                groups=(*KEYS, position),
-                estimate=column,
-                low=f"{column}_low",
-                high=f"{column}_high",
-                games="games",
-                unit=unit if column.endswith("_won") else "count",
-                game=GAME,
-            )
+            kind = unit if column.endswith("_won") else "count"
+            found += per_position(positions, metric=f"start position {metric}", unit=kind, **bounds(column))
     return found
 
 
@@ -258,29 +252,24 @@ def _draft_reading(parts: dict[str, pl.DataFrame]) -> str:
 
 def _draft_findings(parts: dict[str, pl.DataFrame]) -> list[Finding]:
     found = balance_findings("draft", parts["order_tests"], parts["order"], graenaland.DRAFT_ORDER, "pick")
-    found += from_frame(
-        parts["territory"],
-        section="draft",
+    draft = findings_for(section="draft", game=GAME)
+    territory = parts["territory"]
+    found += draft(
+        territory,
         metric="first-village territory win rate",
         groups=(*KEYS, "territory_name"),
-        estimate="win_rate",
-        low="ci_low",
-        high="ci_high",
         games="picks",
         unit="share",
         expected="expected",
-        game=GAME,
+        **WIN_RATE,
     )
-    found += from_frame(
+    return found + draft(
         parts["territory_tests"],
-        section="draft",
         metric="first-village territory test",
         groups=KEYS,
         p_value="p",
         test="Wald chi-square, one winner per game given who settled where (Rao-Scott on blocks)",
-        game=GAME,
     )
-    return found
 
 
 def _draft_tables(parts: dict[str, pl.DataFrame]) -> list[Table]:
@@ -599,14 +588,11 @@ def _three_player_findings(parts: dict[str, pl.DataFrame], unit: str) -> list[Fi
     )
     found = comparison_findings("three-player", comp)
     side, keys = parts["side_by_side"], ("population", "mix")
-    found += from_frame(
+    population = findings_for(section="three-player", groups=keys, game=GAME)
+    found += population(
         side,
-        section="three-player",
         metric="largest seat win-rate gap",
-        groups=keys,
-        estimate="max_gap",
-        low="gap_low",
-        high="gap_high",
+        **bounds("max_gap", "gap_low", "gap_high"),
         p_value="p_value",
         p_adjusted="p_adjusted",
         test="test",
@@ -617,7 +603,6 @@ def _three_player_findings(parts: dict[str, pl.DataFrame], unit: str) -> list[Fi
         unit="difference",
         expected=0.0,
         excluded="excluded",
-        game=GAME,
     )
     for column, metric, kind in (
         (unit, "game length", unit),
@@ -625,35 +610,18 @@ def _three_player_findings(parts: dict[str, pl.DataFrame], unit: str) -> list[Fi
         ("truncated_rate", "share of truncated games", "share"),
     ):
         if column in side.columns:
-            low, high = (
-                ("trunc_low", "trunc_high")
-                if column == "truncated_rate"
-                else (f"{column}_low", f"{column}_high")
+            limits = (
+                bounds(column, "trunc_low", "trunc_high") if column == "truncated_rate" else bounds(column)
             )
-            found += from_frame(
-                side,
-                section="three-player",
-                metric=metric,
-                groups=keys,
-                estimate=column,
-                low=low,
-                high=high,
-                games="games",
-                unit=kind,
-                game=GAME,
-            )
+            found += population(side, metric=metric, games="games", unit=kind, **limits)
     if "goals" in parts:
-        found += from_frame(
+        found += population(
             parts["goals"],
-            section="three-player",
             metric="winners meeting the goal",
             groups=(*keys, "label"),
-            estimate="rate",
-            low="ci_low",
-            high="ci_high",
             games="winners",
             unit="share",
-            game=GAME,
+            **bounds("rate", "ci_low", "ci_high"),
         )
     return found
 

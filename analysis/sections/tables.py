@@ -90,6 +90,16 @@ def mix_column(frame: pl.DataFrame, within: Sequence[str] = ("players", "variant
     return [("strategy mix", col("mix"))] if several(frame, "mix", within) else []
 
 
+def bounds(estimate: str, low: str | None = None, high: str | None = None) -> dict[str, str]:
+    """A finding's estimate and interval columns: ``low`` and ``high`` default to ``<estimate>_low`` and
+    ``<estimate>_high``."""
+    return {"estimate": estimate, "low": low or f"{estimate}_low", "high": high or f"{estimate}_high"}
+
+
+#: the bounds of a win rate (``balance``'s and ``graenaland``'s rate tables)
+WIN_RATE = bounds("win_rate", "ci_low", "ci_high")
+
+
 def findings_for(**shared: Any) -> Callable[..., list[Finding]]:
     """``analysis.findings.from_frame`` with the fields every finding of a section shares (its section,
     game, clusters...) given once; a call may still override one."""
