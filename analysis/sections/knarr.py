@@ -30,6 +30,7 @@ from analysis.sections.blocks import (
 )
 from analysis.sections.tables import (
     Spec,
+    bounds,
     findings_for,
     mean_columns,
     mean_interval,
@@ -135,9 +136,7 @@ def _seat_findings(tests: pl.DataFrame, rates: pl.DataFrame) -> list[Finding]:
         section="knarr-seats",
         metric="mean score",
         groups=(*KEYS, "seat"),
-        estimate="mean_score",
-        low="score_low",
-        high="score_high",
+        **bounds("mean_score", "score_low", "score_high"),
         games="games",
         clusters="blocks",
         unit="points",
