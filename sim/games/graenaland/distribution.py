@@ -182,6 +182,4 @@ def resolve_vote(state: GraenalandState, ballots: dict[int, bool]) -> bool:
 
 
 def _illegal(seat: int, choice: object, why: str) -> IllegalChoice:
-    exc = IllegalChoice(f"seat {seat} proposal {choice!r}: {why}")
-    exc.seat = seat
-    return exc
+    return IllegalChoice(f"seat {seat} proposal {choice!r}: {why}", seat=seat)

@@ -75,6 +75,4 @@ def enter_waiting(state: GraenalandState) -> None:
 
 
 def _illegal(seat: int, move: object, why: str) -> IllegalChoice:
-    exc = IllegalChoice(f"seat {seat} hero move {move!r}: {why}")
-    exc.seat = seat
-    return exc
+    return IllegalChoice(f"seat {seat} hero move {move!r}: {why}", seat=seat)

@@ -196,9 +196,7 @@ def _joint_feasible(state: GraenalandState, board: Board, data: GraenalandData) 
 
 
 def illegal(state: GraenalandState, seat: int, choice: object, why: str) -> IllegalChoice:
-    exc = IllegalChoice(f"seat {seat} chose {choice!r} in phase {PHASES[state.phase]}: {why}")
-    exc.seat = seat
-    return exc
+    return IllegalChoice(f"seat {seat} chose {choice!r} in phase {PHASES[state.phase]}: {why}", seat=seat)
 
 
 def _member(state: GraenalandState, seat: int, choice: object, allowed: list, why: str):
@@ -215,10 +213,8 @@ def apply(state: GraenalandState, board: Board, data: GraenalandData, choices: d
         missing = sorted(set(movers) - set(choices))
         extra = sorted(set(choices) - set(movers))
         seat = (extra or missing or [None])[0]
-        exc = IllegalChoice(f"phase {PHASES[state.phase]} needs choices from seats {list(movers)}, "
-                            f"got {sorted(choices)}")
-        exc.seat = seat
-        raise exc
+        raise IllegalChoice(f"phase {PHASES[state.phase]} needs choices from seats {list(movers)}, "
+                            f"got {sorted(choices)}", seat=seat)
     phase = state.phase
     if phase == HEROES:
         moves = {seat: heroes.check_move(state, board, seat, c) for seat, c in choices.items()}

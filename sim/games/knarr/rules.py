@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import IllegalChoice as _IllegalChoice
+from sim.errors import IllegalChoice
 from sim.games.knarr.data import (
     BRACELET,
     CARD,
@@ -52,12 +52,6 @@ from sim.games.knarr.state import (
     KnarrState,
     Option,
 )
-
-
-def IllegalChoice(message: str, seat: int) -> _IllegalChoice:  # noqa: N802 - reads like the class
-    exc = _IllegalChoice(message)
-    exc.seat = seat
-    return exc
 
 
 def skali(state: KnarrState) -> bool:

@@ -113,7 +113,7 @@ def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
 
 def _illegal(state: MainlandState, seat: int, option: np.ndarray, why: str) -> IllegalChoice:
     return IllegalChoice(f"seat {seat} option {tuple(int(x) for x in option)} in phase "
-                         f"{('camp', 'start', 'place', 'over')[state.phase]}: {why}")
+                         f"{('camp', 'start', 'place', 'over')[state.phase]}: {why}", seat=seat)
 
 
 def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarray) -> None:
