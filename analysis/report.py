@@ -31,7 +31,6 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -213,19 +212,11 @@ def build_sections(runs: Runs) -> list[Section]:
 
 
 def versions() -> dict[str, str]:
-    """Versions now: Skald's, Python's and the record libraries' from ``sim.runner.versions`` (the one
-    copy, issue 17), then the libraries only the analysis uses (``ANALYSIS_PACKAGES``)."""
-    from sim.runner import versions as record_versions
+    """Versions now: Skald's, Python's and the record libraries' (``sim.manifest.versions``, the one
+    copy), then the libraries only the analysis uses (``ANALYSIS_PACKAGES``)."""
+    from sim.manifest import versions as installed
 
-    return {**record_versions(), **{name: _installed(name) for name in ANALYSIS_PACKAGES}}
-
-
-def _installed(name: str) -> str:
-    """The installed version of distribution ``name``, or ``"missing"``."""
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "missing"
+    return installed(ANALYSIS_PACKAGES)
 
 
 def data_provenance(runs: Runs) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import os
 import platform
 import shutil
 import subprocess
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -50,10 +51,15 @@ def code_identity() -> dict[str, Any]:
     return found
 
 
-def versions() -> dict[str, str]:
-    """Versions of Skald, Python and the libraries that shape the records."""
+#: the libraries that shape the records (their versions go into every manifest)
+RECORD_PACKAGES = ("numpy", "numba", "polars", "pyarrow", "joblib")
+
+
+def versions(extra: Sequence[str] = ()) -> dict[str, str]:
+    """Versions of Skald, Python, the libraries that shape the records and the ``extra`` ones (the report
+    adds those of the analysis), in that order; ``"missing"`` for one not installed."""
     found = {"skald": sim.__version__, "python": platform.python_version()}
-    for name in ("numpy", "numba", "polars", "pyarrow", "joblib"):
+    for name in (*RECORD_PACKAGES, *extra):
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
