@@ -27,10 +27,10 @@ import itertools
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from sim.games.graenaland.board import DIRECTIONS
-from sim.games.graenaland.building import army_costs, can_pay
+from sim.games.graenaland.building import Cost, Hand, army_costs, can_pay
 from sim.games.graenaland.data import BUILDINGS, GOALS, GOLD, PUBLIC, GraenalandData
 from sim.games.graenaland.options import (
     END,
@@ -71,6 +71,27 @@ GOAL_WEIGHT = 1.0  # a goal met
 PROGRESS_WEIGHT = 1.0  # full progress towards one goal
 
 
+def own_counts(view: GraenalandView) -> Hand:
+    """The seat's cards per resource, five counts (``building.hand_counts``; the view's field is typed as
+    a tuple of any length)."""
+    return cast(Hand, view.hand_counts)
+
+
+def proposal_voted(view: GraenalandView) -> tuple[int, int, tuple[int, ...]]:
+    """(proposer, territory, receivers) of the proposal being voted on: set in the vote phase (line 115)."""
+    proposal = view.proposal
+    assert proposal is not None, "no proposal is being voted on"
+    return proposal
+
+
+def pending_build(view: GraenalandView) -> tuple[Any, ...]:
+    """(kind, territory, index, remaining cost) of the build being paid: set while it is paid for, its
+    fee given or contributions offered."""
+    pending = view.pending
+    assert pending is not None, "no build is being paid"
+    return pending
+
+
 class GraenalandBase(Strategy):
     """Shared logic; the archetypes below only change parameters."""
 
@@ -85,6 +106,17 @@ class GraenalandBase(Strategy):
         "spread": (float, 1.0),  # weight of new territories
         "focus": (float, 0.0),  # weight taken off the goals outside the seat's cheapest three (0 = none)
     }
+    _targets_key: tuple[Any, ...]  # (round, phase, goals) the remembered ``targets`` were listed for
+    _targets: list[tuple[float, Cost]]
+    # the parameters as instance attributes, set by ``Strategy.__init__`` from ``params`` (same names, types)
+    generosity: float
+    holdout: float
+    grudge: float
+    public: float
+    contribute: float
+    army: float
+    spread: float
+    focus: float
 
     def __init__(self, seat: int, rng, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -199,15 +231,14 @@ class GraenalandBase(Strategy):
         data = view.data
         if view.victory_card is not None:
             total = 0.0
-            weights = [1.0, self.spread, 1.0, 1.0, self.army]
-            for v, levels, w in zip(values, view.victory_card, weights, strict=True):
+            for v, levels, w in zip(values, view.victory_card, self._weights, strict=True):
                 met = sum(1 for x in levels if v >= x)
                 total += w * GOAL_WEIGHT * met
                 if met < len(levels):
                     total += w * 0.5 * min(v, levels[met]) / levels[met]
             return total
         thr = _thresholds(data)
-        weights = self._weights
+        weights: tuple[float, ...] = self._weights
         if self.focus > 0.0:
             chosen = self.plan(view)
             weights = tuple(w if g in chosen else w * (1.0 - self.focus) for g, w in enumerate(weights))
@@ -276,7 +307,7 @@ class GraenalandBase(Strategy):
             return self.public * (1.0 if 2 * mine > sum(votes) else 0.3)
         return 0.0
 
-    def targets(self, view: GraenalandView) -> list[tuple[float, tuple[int, int, int, int]]]:
+    def targets(self, view: GraenalandView) -> list[tuple[float, Cost]]:
         """Builds the seat would like (value, cost), best first, whether affordable or not."""
         if getattr(self, "_targets_key", None) == (view.round, view.phase, view.goals):
             return self._targets
@@ -285,7 +316,7 @@ class GraenalandBase(Strategy):
         near = set(own)
         for t in own:
             near |= board.adjacent[t]
-        out = []
+        out: list[tuple[float, Cost]] = []
         if view.houses[seat] > 0:
             for t in near:
                 out.append((self.build_value(view, "village", t) / sum(board.village_cost[t]),
@@ -343,7 +374,7 @@ class GraenalandBase(Strategy):
             mine[option.hero] = dest
             heroes = list(view.heroes)
             heroes[view.seat] = tuple(mine)
-            votes = list(staying)
+            votes: list[Sequence[int]] = list(staying)
             for t in (origin, dest):
                 here = (t, *(pos == t for pos in mine))  # the others' heroes stand still: only the seat's
                 if here not in counted:  # heroes on t change its count
@@ -413,13 +444,14 @@ class GraenalandBase(Strategy):
         return best
 
     def vote(self, view: GraenalandView) -> Vote:
-        proposer, t, receivers = view.proposal
+        proposer, t, receivers = proposal_voted(view)
         if proposer == view.seat:
             return Vote(True)
         n_cards = len(receivers)
         got = sum(1 for r in receivers if r == view.seat)
         total = sum(view.vote_weights)
         mine = view.votes[t][view.seat]
+        worth: float
         if 2 * mine > total:
             worth = n_cards  # the seat could take everything itself
         else:
@@ -483,7 +515,7 @@ class GraenalandBase(Strategy):
             sup = tuple(sorted((*view.supplies, pair)))
             value = sum(need[r] for r in pair) * 0.01
             for target_value, cost in self.targets(view)[:4]:
-                if can_pay(cost, view.hand_counts, sup, view.markets):
+                if can_pay(cost, own_counts(view), sup, view.markets):
                     value += max(0.0, target_value)
                     break
             if value > best_value:
@@ -498,7 +530,7 @@ class GraenalandBase(Strategy):
             return None
         seat = view.seat
         position = Position(seat=seat, villages=view.villages, buildings=view.buildings, public=view.public,
-                            army=view.army[seat], houses=view.houses[seat], hand=view.hand_counts,
+                            army=view.army[seat], houses=view.houses[seat], hand=own_counts(view),
                             supplies=view.supplies, markets=view.markets, three=view.three,
                             levels=view.victory_card)
         steps = most_points(position, view.board, view.data).steps
@@ -508,7 +540,7 @@ class GraenalandBase(Strategy):
         """The planned payment of a final building phase's plan (``final_step``); else exact resources
         before gold, gold before supply cards, marketplaces nearly free."""
         step = self._step
-        if step is not None and view.pending[:2] == step.action[:2]:
+        if step is not None and pending_build(view)[:2] == step.action[:2]:
             for option in options:
                 if (option.resources, option.supplies) == (step.pay.resources, step.pay.supplies):
                     return option
@@ -531,7 +563,7 @@ class GraenalandBase(Strategy):
         the cost, with the cards it needs least; never gold."""
         if self.contribute <= 0:
             return NOTHING
-        _kind, t, k, need_cost = view.pending
+        _kind, t, k, need_cost = pending_build(view)
         if view.votes[t][view.seat] == 0 or PUBLIC[k] not in ("road", "yield"):
             return NOTHING
         limit = int(self.contribute * sum(view.data.costs[PUBLIC[k]]) + 0.5)

@@ -89,6 +89,21 @@ class GreenlandBase(Strategy):
         "stand": (float, 1.0),
         "reserve": (int, 0),
     }
+    # the weights as instance attributes, set by ``Strategy.__init__`` from ``params`` (same names, types)
+    life: float
+    energy: float
+    ivory: float
+    iron: float
+    trophy: float
+    spread: float
+    risk: float
+    elder: float
+    colonist: float
+    iron_hunt: float
+    breed_margin: int
+    convert_at: int
+    stand: float
+    reserve: int
 
     _ew_for: Any = None
     _ew: float = 0.0

@@ -58,6 +58,20 @@ class KnarrBase(Strategy):
         "trade_min": (int, 1),
         "need": (float, 0.0),
     }
+    # the weights as instance attributes, set by ``Strategy.__init__`` from ``params`` (same names, types)
+    bracelet: float
+    recruit: float
+    rep: float
+    card: float
+    coin: float
+    raid: float
+    row: float
+    influence: float
+    trading: float
+    building: float
+    new_colour: float
+    trade_min: int
+    need: float
 
     # ------------------------------------------------------------------ helpers
     def turns_left(self, v: KnarrView) -> float:
