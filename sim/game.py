@@ -14,9 +14,11 @@ State objects are mutated in place by ``apply`` (cheap: no copies on the hot pat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
@@ -58,6 +60,9 @@ class Game(Protocol):
     part_fields: tuple[str, ...]
     #: hard cap on decisions per game; the runner stops there and marks the game truncated
     default_max_decisions: int
+    #: the packaged component data file (or folder) ``load_data(None)`` reads, for the records'
+    #: data identity (``sim.rules.data_identity``) when the data carries no sha1; None: no data file
+    default_data_path: str | Path | None
 
     def load_data(self, path: str | None) -> Any:
         """Component data (the packaged file, or a user's file); raise SkaldError if unreadable."""
@@ -97,18 +102,96 @@ class Game(Protocol):
         included).  Much cheaper than ``from_dict(to_dict(state))``: search copies on every node."""
 
 
+class HasData(Protocol):
+    """A state with a declared slot for its component data (``data: ... = field(init=False)``)."""
+
+    data: Any
+
+
+St = TypeVar("St", bound=HasData)
+D = TypeVar("D")
+
+
+@lru_cache(maxsize=32)
+def _cached_data(read: Callable[[str | None], Any], path: str | None) -> Any:
+    return read(path)
+
+
+class GameBase(Generic[St, D]):
+    """What every game's ``Game`` object repeats: the cached ``load_data`` (the packaged file or a
+    user's), ``new_state`` through the rules' new-game function with the data in the state's declared
+    ``data`` slot (beside the state, never serialised), and the data a snapshot names (``data_of``).
+
+    A game sets ``read_data`` (its data module's ``load``, as a ``staticmethod``), ``new_game`` (its
+    rules' ``new_game(data, n_players, rules, seed)``, likewise) and ``default_data_path``."""
+
+    rule_switches: tuple[RuleSwitch, ...]
+    default_data_path: str | Path | None = None
+
+    @staticmethod
+    def read_data(path: str | None, /) -> D:
+        """The component data at ``path`` (None: the packaged file), uncached."""
+        raise NotImplementedError
+
+    @staticmethod
+    def new_game(data: D, n_players: int, rules: dict[str, Any], seed: int, /) -> St:
+        """A fresh game state (the rules' set-up), without ``data`` in its slot."""
+        raise NotImplementedError
+
+    def load_data(self, path: str | Path | None) -> D:
+        """``read_data`` cached per path (a few data files at most in one process)."""
+        return _cached_data(self.read_data, str(path) if path else None)
+
+    def new_state(self, n_players: int, rules: Mapping[str, Any], data: D, seed: int) -> St:
+        """A fresh game: every rule switch at its default, then ``rules``; ``data`` in the state's slot."""
+        config = {s.name: s.default for s in self.rule_switches} | dict(rules)
+        state = self.new_game(data, n_players, config, seed)
+        state.data = data
+        return state
+
+    def data_of(self, doc: Mapping[str, Any]) -> D:
+        """The component data a ``to_dict`` snapshot names (``doc["data_path"]``; the packaged file's
+        path reads as the default, so a snapshot made elsewhere loads this install's file)."""
+        path = doc["data_path"]
+        return self.load_data(None if path == str(self.default_data_path) else path)
+
+
+def fields_doc(state: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The start of a ``to_dict`` of a dataclass state: its fields but ``rng``, ``data`` and
+    ``leave_out`` (as they are: deep-copy the finished document), then the generator's state (``rng``)
+    and the component data's path (``data_path``, read back by ``GameBase.data_of``)."""
+    skip = {"rng", "data", *leave_out}
+    doc = {k: v for k, v in vars(state).items() if k not in skip}
+    doc["rng"] = state.rng.bit_generator.state
+    doc["data_path"] = state.data.path
+    return doc
+
+
+def fields_of(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The reverse of ``fields_doc``: the state's fields (less ``data``) from a document, ``rng`` a
+    generator in the saved state."""
+    fields = {k: v for k, v in doc.items() if k not in ("rng", "data_path")}
+    fields["rng"] = np.random.default_rng(0)
+    fields["rng"].bit_generator.state = doc["rng"]
+    return fields
+
+
 def ranks_from_scores(scores: Sequence[float]) -> list[int]:
     """Competition ranking: 1 for the best score, tied scores share the better rank."""
     return [1 + sum(1 for other in scores if other > s) for s in scores]
 
 
-def result_from_scores(scores: Sequence[float], parts: list[dict[str, float]]) -> Result:
-    """A ``Result`` where the highest score wins and ties share the win."""
-    best = max(scores)
+def result_from_scores(
+    scores: Sequence[float], parts: list[dict[str, float]], keys: Sequence[float] | None = None
+) -> Result:
+    """A ``Result`` where the highest score wins and ties share the win; with ``keys`` (one per seat,
+    a score with its tie-break folded in) the highest key wins and ranks instead."""
+    keys = scores if keys is None else keys
+    best = max(keys)
     return Result(
         scores=list(scores),
-        ranks=ranks_from_scores(scores),
-        winners=[i for i, s in enumerate(scores) if s == best],
+        ranks=ranks_from_scores(keys),
+        winners=[i for i, k in enumerate(keys) if k == best],
         parts=parts,
     )
 

@@ -88,13 +88,13 @@ def data_identity(game: Game, data: Any, path: str | Path | None) -> tuple[str |
     """(path, sha1) of the component data in use.
 
     Uses ``data.path``/``data.sha1`` when the loaded data carries them, else the file given,
-    else ``game.default_data_path`` when the game has one; (None, None) when there is no file.
+    else ``game.default_data_path`` (declared by ``Game``); (None, None) when there is no file.
     """
     sha1 = getattr(data, "sha1", None)
     if isinstance(sha1, str):
         return str(getattr(data, "path", path) or path or ""), sha1
     if path is None:
-        path = getattr(game, "default_data_path", None)
+        path = game.default_data_path
     if path is None:
         return None, None
     return str(path), file_sha1(path)

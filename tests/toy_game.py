@@ -59,6 +59,7 @@ class SecretBid:
     action_fields = ("round", "bid")
     part_fields = ("rounds_won", "cards_left")
     default_max_decisions = 1000
+    default_data_path = None  # no data file: the deck is built in
 
     def load_data(self, path: str | None) -> tuple[int, ...]:
         if path is None:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from sim.game import Result, RuleSwitch, result_from_scores
+from sim.game import GameBase, Result, RuleSwitch, result_from_scores
 from sim.games.graenaland import data as data_module
 from sim.games.graenaland import rules
-from sim.games.graenaland.board import build_board
+from sim.games.graenaland.board import Board, build_board
 from sim.games.graenaland.data import GOALS, GraenalandData
 from sim.games.graenaland.options import (
     ACTION_KINDS,
@@ -170,12 +170,120 @@ assert set(ACTION_FIELD_DOCS) == set(ACTION_FIELDS)
 _BUILD_KINDS = frozenset(ACTION_KINDS) - {"settle", "anchor", "keep_card"}
 
 
-@lru_cache(maxsize=8)
-def _load(path: str | None) -> GraenalandData:
-    return data_module.load(path)
+# ------------------------------------------------------------------ the turn log, per phase
+# Each recorder fills the row ``f`` (ACTION_FIELDS order, -1 where unused) for one option of its phase
+# and returns the action kind; an option of the wrong shape raises (TypeError, ValueError, IndexError)
+# and is logged "malformed".
+Recorder = Callable[[GraenalandState, int, Any, list[int]], str]
 
 
-class Graenaland:
+def _record_vote(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    f[F_VOTE] = int(bool(Vote(*option).yes))
+    f[F_TERRITORY] = state.proposal[1] if state.proposal else -1
+    return "vote"
+
+
+def _record_move(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    move = Move(*option)
+    if move.hero < 0:
+        return "stay"
+    f[F_HERO], f[F_DIRECTION] = move.hero, move.direction
+    return "move"
+
+
+def _record_proposal(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    prop = Propose(*option)
+    if prop.territory < 0:
+        return "no_proposal"
+    f[F_TERRITORY] = prop.territory
+    for s in range(state.n_players):
+        f[F_SHARE + s] = sum(1 for r in prop.receivers if r == s)
+    return "propose"
+
+
+def _record_build(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    act = Action(*option)
+    kind = act.kind
+    if kind not in _BUILD_KINDS:
+        return "malformed"
+    f[F_BUILD] = ACTION_KINDS.index(kind)
+    if kind == "supply":
+        f[F_SUPPLY_SLOT] = act.index
+    elif kind == "offer":
+        f[F_OFFERED_SEAT] = act.index
+    elif kind != "army" and kind != "end":
+        f[F_TERRITORY] = act.territory
+        if kind == "joint":
+            f[F_PUBLIC_KIND] = act.index
+    return kind
+
+
+def _record_pay(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    pay = Pay(*option)
+    pk, t, k, _need = state.pending  # type: ignore[misc]
+    f[F_BUILD], f[F_TERRITORY], f[F_PUBLIC_KIND] = ACTION_KINDS.index(pk), t, k
+    f[F_RESOURCE : F_RESOURCE + 5] = pay.resources
+    f[F_SUPPLY_CARDS], f[F_MARKETS] = len(pay.supplies), pay.markets
+    return "pay"
+
+
+def _record_fee(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    f[F_RESOURCE + Fee(*option).resource] = 1
+    f[F_TERRITORY] = state.pending[1] if state.pending else -1
+    return "fee"
+
+
+def _record_contribution(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    f[F_RESOURCE : F_RESOURCE + 5] = Contribute(*option).resources
+    f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
+    return "contribute"
+
+
+def _record_joint(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    kind = "joint_build" if Decide(*option).yes else "joint_decline"
+    f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
+    return kind
+
+
+def _record_relocate(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    kind = "relocate" if Decide(*option).yes else "keep_hero"
+    f[F_HERO], f[F_TERRITORY] = state.relocate  # type: ignore[misc]
+    return kind
+
+
+def _record_settle(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    f[F_TERRITORY] = Action(*option).territory
+    return "settle"
+
+
+def _record_card(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    f[F_VICTORY_CARD] = state.vp_offer[seat][Action(*option).index]
+    return "keep_card"
+
+
+def _record_anchor(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    if len(option) == 1:
+        return "stay_anchored"
+    f[F_TERRITORY] = Action(*option).territory
+    return "weigh_anchor"
+
+
+def _record_announce(state: GraenalandState, seat: int, option: Any, f: list[int]) -> str:
+    kind = "announce" if Decide(*option).yes else "no_announce"
+    f[F_POINTS] = state.claims[seat]
+    return kind
+
+
+#: per phase, its recorder (no decision is taken in another phase: its rows are "malformed")
+_RECORDERS: dict[int, Recorder] = {
+    VOTE: _record_vote, HEROES: _record_move, PROPOSE: _record_proposal, BUILD: _record_build,
+    PAY: _record_pay, FEE: _record_fee, CONTRIBUTE: _record_contribution, JOINT: _record_joint,
+    RELOCATE: _record_relocate, DRAFT: _record_settle, CHOOSE_CARD: _record_card, ANCHOR: _record_anchor,
+    ANNOUNCE: _record_announce,
+}
+
+
+class Graenaland(GameBase[GraenalandState, GraenalandData]):
     name = "graenaland"
     min_players = 3
     max_players = 5
@@ -189,20 +297,12 @@ class Graenaland:
     part_fields = PART_FIELDS
     default_max_decisions = 20000
     default_data_path = data_module.DEFAULT_PATH
-
-    def load_data(self, path: str | None) -> GraenalandData:
-        return _load(str(path) if path else None)
-
-    def new_state(self, n_players: int, rules_config: dict[str, Any], data: GraenalandData, seed: int
-                  ) -> GraenalandState:
-        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
-        state = rules.new_game(data, n_players, config, seed)
-        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
-        return state
+    read_data = staticmethod(data_module.load)
+    new_game = staticmethod(rules.new_game)
 
     @staticmethod
-    def _ctx(state: GraenalandState):
-        data = state.data  # type: ignore[attr-defined]
+    def _ctx(state: GraenalandState) -> tuple[Board, GraenalandData]:
+        data = state.data
         return build_board(data, state.n_players), data
 
     def to_move(self, state: GraenalandState) -> tuple[int, ...]:
@@ -225,68 +325,10 @@ class Graenaland:
         f = _NONE.copy()
         phase = state.phase
         f[F_ROUND], f[F_PHASE] = state.round, phase
-        f[F_ARMY], f[F_GOALS] = state.army[seat], goal_counts(state, state.data)[seat]  # type: ignore[attr-defined]
-        kind = "malformed"
+        f[F_ARMY], f[F_GOALS] = state.army[seat], goal_counts(state, state.data)[seat]
+        recorder = _RECORDERS.get(phase)
         try:
-            if phase == VOTE:
-                kind, f[F_VOTE] = "vote", int(bool(Vote(*option).yes))
-                f[F_TERRITORY] = state.proposal[1] if state.proposal else -1
-            elif phase == HEROES:
-                move = Move(*option)
-                kind = "stay" if move.hero < 0 else "move"
-                if move.hero >= 0:
-                    f[F_HERO], f[F_DIRECTION] = move.hero, move.direction
-            elif phase == PROPOSE:
-                prop = Propose(*option)
-                kind = "no_proposal" if prop.territory < 0 else "propose"
-                if prop.territory >= 0:
-                    f[F_TERRITORY] = prop.territory
-                    for s in range(state.n_players):
-                        f[F_SHARE + s] = sum(1 for r in prop.receivers if r == s)
-            elif phase == BUILD:
-                act = Action(*option)
-                if act.kind in _BUILD_KINDS:
-                    kind, f[F_BUILD] = act.kind, ACTION_KINDS.index(act.kind)
-                    if kind == "supply":
-                        f[F_SUPPLY_SLOT] = act.index
-                    elif kind == "offer":
-                        f[F_OFFERED_SEAT] = act.index
-                    elif kind != "army" and kind != "end":
-                        f[F_TERRITORY] = act.territory
-                        if kind == "joint":
-                            f[F_PUBLIC_KIND] = act.index
-            elif phase == PAY:
-                pay = Pay(*option)
-                kind = "pay"
-                pk, t, k, _need = state.pending  # type: ignore[misc]
-                f[F_BUILD], f[F_TERRITORY], f[F_PUBLIC_KIND] = ACTION_KINDS.index(pk), t, k
-                f[F_RESOURCE : F_RESOURCE + 5] = pay.resources
-                f[F_SUPPLY_CARDS], f[F_MARKETS] = len(pay.supplies), pay.markets
-            elif phase == FEE:
-                kind = "fee"
-                f[F_RESOURCE + Fee(*option).resource] = 1
-                f[F_TERRITORY] = state.pending[1] if state.pending else -1
-            elif phase == CONTRIBUTE:
-                kind = "contribute"
-                f[F_RESOURCE : F_RESOURCE + 5] = Contribute(*option).resources
-                f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
-            elif phase == JOINT:
-                kind = "joint_build" if Decide(*option).yes else "joint_decline"
-                f[F_TERRITORY], f[F_PUBLIC_KIND] = state.pending[1], state.pending[2]  # type: ignore[index]
-            elif phase == RELOCATE:
-                kind = "relocate" if Decide(*option).yes else "keep_hero"
-                f[F_HERO], f[F_TERRITORY] = state.relocate  # type: ignore[misc]
-            elif phase == DRAFT:
-                kind, f[F_TERRITORY] = "settle", Action(*option).territory
-            elif phase == CHOOSE_CARD:
-                kind, f[F_VICTORY_CARD] = "keep_card", state.vp_offer[seat][Action(*option).index]
-            elif phase == ANCHOR:
-                kind = "stay_anchored" if len(option) == 1 else "weigh_anchor"
-                if len(option) != 1:
-                    f[F_TERRITORY] = Action(*option).territory
-            elif phase == ANNOUNCE:
-                kind = "announce" if Decide(*option).yes else "no_announce"
-                f[F_POINTS] = state.claims[seat]
+            kind = "malformed" if recorder is None else recorder(state, seat, option, f)
         except (TypeError, ValueError, IndexError):
             kind = "malformed"
         if kind == "malformed" or len(f) != len(ACTION_FIELDS):  # also a payment of the wrong length
@@ -297,7 +339,7 @@ class Graenaland:
 
     def scores(self, state: GraenalandState) -> list[float]:
         """Goals met per seat (graenaland.txt:225); victory points with the victory point cards (286)."""
-        data = state.data  # type: ignore[attr-defined]
+        data = state.data
         if state.rules.get("victory_cards"):
             return [float(victory_points(state, data, p, state.vp_card[p])) for p in range(state.n_players)]
         return list(map(float, goal_counts(state, data)))
@@ -348,7 +390,7 @@ class Graenaland:
         return copy_state(state)
 
     def to_dict(self, state: GraenalandState) -> dict[str, Any]:
-        data = state.data  # type: ignore[attr-defined]
+        data = state.data
         plain = {
             k: getattr(state, k) for k in (
                 "n_players", "seed", "rules", "three", "villages", "buildings", "public", "cards",
@@ -369,8 +411,7 @@ class Graenaland:
         return doc
 
     def from_dict(self, doc: dict[str, Any]) -> GraenalandState:
-        default = str(data_module.DEFAULT_PATH)
-        data = self.load_data(None if doc["data_path"] == default else doc["data_path"])
+        data = self.data_of(doc)
         state = self.new_state(doc["n_players"], doc["rules"], data, doc["seed"])
         for key in ("three", "villages", "buildings", "public", "cards", "face_down", "heroes", "waiting",
                     "army",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.game import copy_state as copy_fields
+
+if TYPE_CHECKING:
+    from sim.games.graenaland.data import GraenalandData
 
 # Phases (graenaland.txt:56-61) and the decisions inside them.
 HEROES, PROPOSE, VOTE, BUILD, PAY, FEE, CONTRIBUTE, JOINT, RELOCATE, OVER = range(10)
@@ -102,6 +106,9 @@ class GraenalandState:
     # (sim.games.graenaland.victory.goals_by_seat).  Both are immutable, so copies may share them.
     goals_memo: tuple | None = None  # (goal values, goals met, goals met counted; each per seat)
     goals_stale: frozenset[int] = frozenset()  # seats whose remembered goals no longer hold
+    #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
+    #: never serialised (snapshots name its path)
+    data: GraenalandData = field(init=False, repr=False, compare=False)
 
 
 #: for ``sim.game.copy_state``: the fields holding lists (or dicts) of immutable values, and those holding

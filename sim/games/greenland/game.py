@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-import numpy as np
-
-from sim.game import Result, RuleSwitch, copy_state, ranks_from_scores
+from sim.game import GameBase, Result, RuleSwitch, copy_state, fields_doc, fields_of, result_from_scores
 from sim.games.greenland import data as data_module
 from sim.games.greenland import rules
 from sim.games.greenland.data import GreenlandData
@@ -164,7 +161,7 @@ def _offer(code: int) -> tuple[int, int, int, int]:
 
 
 def _elder(state: GreenlandState, o: Option) -> tuple[int, ...]:
-    name = state.data.ranks[o.a].actions[o.b].name  # type: ignore[attr-defined]
+    name = state.data.ranks[o.a].actions[o.b].name
     if name == "domesticate":
         return o.a, o.b, o.c, -1
     return o.a, o.b, -1, o.c if name == "burn_witch" else -1
@@ -249,12 +246,7 @@ _NESTED = (
 )
 
 
-@lru_cache(maxsize=8)
-def _load(path: str | None) -> GreenlandData:
-    return data_module.load(path)
-
-
-class Greenland:
+class Greenland(GameBase[GreenlandState, GreenlandData]):
     name = "greenland"
     min_players = 2
     max_players = 4
@@ -284,29 +276,21 @@ class Greenland:
         *[s for s in STATS if s != "generation_died"],
     )
     default_max_decisions = 6000
-
-    def load_data(self, path: str | None) -> GreenlandData:
-        return _load(str(path) if path else None)
-
-    def new_state(
-        self, n_players: int, rules_config: dict[str, Any], data: GreenlandData, seed: int
-    ) -> GreenlandState:
-        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
-        state = rules.new_game(data, n_players, config, seed)
-        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
-        return state
+    default_data_path = data_module.DEFAULT_DIR
+    read_data = staticmethod(data_module.load)
+    new_game = staticmethod(rules.new_game)
 
     def to_move(self, state: GreenlandState) -> tuple[int, ...]:
         return rules.to_move(state)
 
     def legal_options(self, state: GreenlandState, seat: int) -> list[Option]:
-        return rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+        return rules.options(state, state.data, seat)
 
     def view(self, state: GreenlandState, seat: int) -> GreenlandView:
-        return view_of(state, state.data, seat)  # type: ignore[attr-defined]
+        return view_of(state, state.data, seat)
 
     def apply(self, state: GreenlandState, choices: dict[int, Any]) -> None:
-        rules.apply(state, state.data, choices)  # type: ignore[attr-defined]
+        rules.apply(state, state.data, choices)
 
     def record(self, state: GreenlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
         """Kind and ACTION_FIELDS (``action_kinds`` says which a kind fills, -1 elsewhere; ``action_docs``
@@ -318,7 +302,7 @@ class Greenland:
         decode, row = _LAYOUTS[o.kind]
         values = (-1, state.generation, state.phase, state.event, *decode(state, o))
         if o.kind in DICE_KINDS:
-            roll = preview(state, state.data, seat, o)  # type: ignore[attr-defined]
+            roll = preview(state, state.data, seat, o)
             assert roll is not None
             values += (
                 len(roll.dice) + len(roll.rerolled),
@@ -331,19 +315,18 @@ class Greenland:
         return o.kind, row(values)
 
     def scores(self, state: GreenlandState) -> list[float]:
-        return rules.current_scores(state, state.data)  # type: ignore[attr-defined]
+        return rules.current_scores(state, state.data)
 
     def is_terminal(self, state: GreenlandState) -> bool:
         return state.phase == PHASES.index("over")
 
     def result(self, state: GreenlandState) -> Result:
         """Highest score wins; the sole remaining culture wins whatever the score (line 5); ties share."""
-        data = state.data  # type: ignore[attr-defined]
+        data = state.data
         scores = [float(x) for x in rules.scores(state, data)]
         alive = [s for s in range(state.n_players) if state.alive[s]]
         sole = len(alive) == 1 and state.n_players > 1 and data.end["sole_survivor_wins"]
         keys = [sc + (1e6 if sole and s in alive else 0.0) for s, sc in enumerate(scores)]
-        best = max(keys)
         parts = []
         for p in range(state.n_players):
             parts.append(
@@ -369,17 +352,10 @@ class Greenland:
                     **{k: float(v[p]) for k, v in state.stats.items() if k != "generation_died"},
                 }
             )
-        return Result(
-            scores=scores,
-            ranks=ranks_from_scores(keys),
-            winners=[i for i, k in enumerate(keys) if k == best],
-            parts=parts,
-        )
+        return result_from_scores(scores, parts, keys)
 
     def to_dict(self, state: GreenlandState) -> dict[str, Any]:
-        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data", "score_memo")}
-        doc["rng"] = state.rng.bit_generator.state
-        doc["data_path"] = state.data.path  # type: ignore[attr-defined]
+        doc = fields_doc(state, ("score_memo",))
         for key in ("hunters", "colonists", "placed", "husbands"):
             doc[key] = [{str(c): k for c, k in d.items()} for d in getattr(state, key)]
         doc["hunts"] = [list(h) for h in state.hunts]
@@ -393,17 +369,13 @@ class Greenland:
         return new
 
     def from_dict(self, doc: dict[str, Any]) -> GreenlandState:
-        path = doc["data_path"]
-        data = self.load_data(None if path == str(data_module.DEFAULT_DIR) else path)
-        fields = {k: v for k, v in doc.items() if k not in ("rng", "data_path")}
-        fields["rng"] = np.random.default_rng(0)
-        fields["rng"].bit_generator.state = doc["rng"]
+        fields = fields_of(doc)
         for key in ("hunters", "colonists", "placed", "husbands"):
             fields[key] = [{int(c): k for c, k in d.items()} for d in doc[key]]
         fields["hunts"] = [tuple(h) for h in doc["hunts"]]
         fields["log"] = [tuple(x) for x in doc["log"]]
         state = GreenlandState(**fields)
-        state.data = data  # type: ignore[attr-defined]
+        state.data = self.data_of(doc)
         return state
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.games.greenland.data import GreenlandData
 
 # Phases (greenland-third-edition.txt:22-27); BID is the trade-ship auction inside the event phase.
 EVENT, BID, ASSIGN, SUNSTONE, NEGOTIATE, HUNT, DOMESTIC, ELDER, OVER, SETUP = range(10)
@@ -201,3 +204,6 @@ class GreenlandState:
     log: list[tuple[int, ...]] = field(default_factory=list)  # (generation, event) per event drawn
     #: every seat's score as floats while no score input has changed since (``rules.current_scores``)
     score_memo: list[float] | None = None
+    #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
+    #: never serialised (snapshots name its path)
+    data: GreenlandData = field(init=False, repr=False, compare=False)

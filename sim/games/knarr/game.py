@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-import numpy as np
-
-from sim.game import Result, RuleSwitch, copy_state, ranks_from_scores
+from sim.game import GameBase, Result, RuleSwitch, copy_state, fields_doc, fields_of, result_from_scores
 from sim.games.knarr import data as data_module
 from sim.games.knarr import rules
 from sim.games.knarr.data import KnarrData
@@ -144,7 +141,7 @@ def _round_only(state: KnarrState, o: Option) -> tuple[int, ...]:
 
 #: per kind, the values of its ACTION_KINDS columns
 _VALUES: dict[str, Callable[[KnarrState, Option], tuple[int, ...]]] = {
-    "recruit": lambda state, o: (state.round, o.a, state.data.viking_colour[o.a], o.b),  # type: ignore[attr-defined]
+    "recruit": lambda state, o: (state.round, o.a, state.data.viking_colour[o.a], o.b),
     "explore": lambda state, o: (state.round, o.a, o.b, sum(o.pay[:5]), o.pay[5]),
     "trade": lambda state, o: (state.round, o.a),
     "develop": lambda state, o: (state.round, o.a, state.display[o.a]),
@@ -168,12 +165,7 @@ _FLAT = (
 _NESTED = ("hands", "owned", "covered", "buildings", "reserved", "stats")
 
 
-@lru_cache(maxsize=8)
-def _load(path: str | None) -> KnarrData:
-    return data_module.load(path)
-
-
-class Knarr:
+class Knarr(GameBase[KnarrState, KnarrData]):
     name = "knarr"
     min_players = 2
     max_players = 4
@@ -196,31 +188,23 @@ class Knarr:
         *STATS,
     )
     default_max_decisions = 4000
-
-    def load_data(self, path: str | None) -> KnarrData:
-        return _load(str(path) if path else None)
-
-    def new_state(
-        self, n_players: int, rules_config: dict[str, Any], data: KnarrData, seed: int
-    ) -> KnarrState:
-        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
-        state = rules.new_game(data, n_players, config, seed)
-        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
-        return state
+    default_data_path = data_module.DEFAULT_PATH
+    read_data = staticmethod(data_module.load)
+    new_game = staticmethod(rules.new_game)
 
     def to_move(self, state: KnarrState) -> tuple[int, ...]:
         return rules.to_move(state)
 
     def legal_options(self, state: KnarrState, seat: int) -> list[Option]:
-        legal = rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+        legal = rules.options(state, state.data, seat)
         state.legal = (seat, legal)  # checked against by rules.apply
         return legal
 
     def view(self, state: KnarrState, seat: int) -> KnarrView:
-        return view_of(state, state.data, seat)  # type: ignore[attr-defined]
+        return view_of(state, state.data, seat)
 
     def apply(self, state: KnarrState, choices: dict[int, Any]) -> None:
-        data = state.data  # type: ignore[attr-defined]
+        data = state.data
         if state.phase == DISCARD:
             rules.apply_discards(state, data, choices)
             return
@@ -240,11 +224,10 @@ class Knarr:
 
     def result(self, state: KnarrState) -> Result:
         """Highest VP wins; ties broken by recruits + bracelets (knarr.md A.6); still tied: shared."""
-        data = state.data  # type: ignore[attr-defined]
+        data = state.data
         scores = rules.final_scores(state)
         tb = rules.tiebreak(state)
         keys = [s * 1000 + t for s, t in zip(scores, tb, strict=True)]
-        best = max(keys)
         parts = []
         for p in range(state.n_players):
             parts.append(
@@ -265,17 +248,10 @@ class Knarr:
                     **{k: float(v[p]) for k, v in state.stats.items()},
                 }
             )
-        return Result(
-            scores=scores,
-            ranks=ranks_from_scores(keys),
-            winners=[i for i, k in enumerate(keys) if k == best],
-            parts=parts,
-        )
+        return result_from_scores(scores, parts, keys)
 
     def to_dict(self, state: KnarrState) -> dict[str, Any]:
-        doc = {k: v for k, v in vars(state).items() if k not in ("rng", "data", "legal")}
-        doc["rng"] = state.rng.bit_generator.state
-        doc["data_path"] = state.data.path  # type: ignore[attr-defined]
+        doc = fields_doc(state, ("legal",))
         doc["artifacts"] = list(state.artifacts)
         return copy.deepcopy(doc)  # a snapshot: nothing shared with the live state
 
@@ -286,15 +262,11 @@ class Knarr:
         return new
 
     def from_dict(self, doc: dict[str, Any]) -> KnarrState:
-        path = doc["data_path"]
-        data = self.load_data(None if path == str(data_module.DEFAULT_PATH) else path)
-        fields = {k: v for k, v in doc.items() if k not in ("rng", "data_path")}
-        fields["rng"] = np.random.default_rng(0)
-        fields["rng"].bit_generator.state = doc["rng"]
+        fields = fields_of(doc)
         fields["artifacts"] = tuple(doc["artifacts"])
         fields["raid_log"] = [tuple(x) for x in doc.get("raid_log", [])]
         state = KnarrState(**fields)
-        state.data = data  # type: ignore[attr-defined]
+        state.data = self.data_of(doc)
         return state
 
 

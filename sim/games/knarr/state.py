@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.games.knarr.data import KnarrData
 
 # Phases.
 TURN, DISCARD, BONUS, OVER = 0, 1, 2, 3
@@ -119,3 +122,6 @@ class KnarrState:
     #: lets ``apply`` check the choice against that list rather than enumerate the options again (not
     #: part of the game: neither serialised nor copied)
     legal: tuple[int, list[Option]] | None = None
+    #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
+    #: never serialised (snapshots name its path)
+    data: KnarrData = field(init=False, repr=False, compare=False)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from sim.game import Result, RuleSwitch, copy_state, result_from_scores
+from sim.game import GameBase, Result, RuleSwitch, copy_state, result_from_scores
 from sim.games.mainland import data as data_module
 from sim.games.mainland import rules
 from sim.games.mainland.data import MainlandData
@@ -39,12 +38,7 @@ _FLAT = ("rules", "items", "owner", "counts", "tokens", "totals")
 _NESTED = ("hands", "decks", "discards", "stats")
 
 
-@lru_cache(maxsize=8)
-def _load(path: str | None) -> MainlandData:
-    return data_module.load(path)
-
-
-class Mainland:
+class Mainland(GameBase[MainlandState, MainlandData]):
     name = "mainland"
     min_players = 2
     max_players = 4
@@ -71,29 +65,22 @@ class Mainland:
     }
     part_fields = ("mainland_tiles", "mainland_items", "minor_items", *rules.STATS, "tokens_left")
     default_max_decisions = 2000
-
-    def load_data(self, path: str | None) -> MainlandData:
-        return _load(str(path) if path else None)
-
-    def new_state(self, n_players: int, rules_config: dict[str, Any], data: MainlandData, seed: int
-                  ) -> MainlandState:
-        config = {s.name: s.default for s in RULE_SWITCHES} | dict(rules_config)
-        state = rules.new_game(data, n_players, config, seed)
-        state.data = data  # type: ignore[attr-defined]  # kept beside the state, not serialised
-        return state
+    default_data_path = data_module.DEFAULT_PATH
+    read_data = staticmethod(data_module.load)
+    new_game = staticmethod(rules.new_game)
 
     def to_move(self, state: MainlandState) -> tuple[int, ...]:
         return () if state.phase == OVER else (state.current,)
 
     def legal_options(self, state: MainlandState, seat: int) -> np.ndarray:
-        return rules.options(state, state.data, seat)  # type: ignore[attr-defined]
+        return rules.options(state, state.data, seat)
 
     def view(self, state: MainlandState, seat: int) -> MainlandView:
-        return view_of(state, state.data, seat)  # type: ignore[attr-defined]
+        return view_of(state, state.data, seat)
 
     def apply(self, state: MainlandState, choices: dict[int, Any]) -> None:
         for seat, option in choices.items():
-            rules.apply(state, state.data, seat, np.asarray(option))  # type: ignore[attr-defined]
+            rules.apply(state, state.data, seat, np.asarray(option))
 
     def record(self, state: MainlandState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
         """(kind, (round, hand_index, card, rotation, row, col)): the columns of ``action_kinds[kind]``,
@@ -140,7 +127,7 @@ class Mainland:
             "n_players": state.n_players,
             "seed": int(state.seed),
             "rules": dict(state.rules),
-            "data_path": state.data.path,  # type: ignore[attr-defined]
+            "data_path": state.data.path,
             "items": state.items.tolist(),
             "owner": state.owner.tolist(),
             "hands": [list(h) for h in state.hands],
@@ -160,7 +147,7 @@ class Mainland:
         return new
 
     def from_dict(self, doc: dict[str, Any]) -> MainlandState:
-        data = self.load_data(None if doc["data_path"] == str(data_module.DEFAULT_PATH) else doc["data_path"])
+        data = self.data_of(doc)
         state = self.new_state(doc["n_players"], doc["rules"], data, doc["seed"])
         state.items = np.array(doc["items"], dtype=np.int8)
         state.owner = np.array(doc["owner"], dtype=np.int8)

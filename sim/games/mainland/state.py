@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from sim.games.mainland.data import MainlandData
 
 # Phases of a seat's turn.
 CAMP, START, PLACE, OVER = 0, 1, 2, 3
@@ -46,6 +50,9 @@ class MainlandState:
     placeable: tuple[int, int, int] | None = None
     #: read-only mapping over ``rules`` handed to strategies (made once, see ``public_rules``)
     rules_proxy: MappingProxyType | None = None
+    #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
+    #: never serialised (snapshots name its path)
+    data: MainlandData = field(init=False, repr=False, compare=False)
 
     @property
     def public_rules(self) -> MappingProxyType:
