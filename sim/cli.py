@@ -24,7 +24,7 @@ from sim.errors import SkaldError, one_line
 try:  # recent typer vendors click as typer._click; older versions use click itself
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef,assignment]  # the same classes
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]  # the same classes
 
 __all__ = ["COLUMN_DOCS", "app", "main"]
 

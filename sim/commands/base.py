@@ -17,7 +17,7 @@ from sim.games import get_game
 try:  # recent typer vendors click as typer._click; older versions use click itself
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click.exceptions import ClickException  # type: ignore[no-redef,assignment]  # the same classes
+    from click.exceptions import ClickException  # type: ignore[assignment]  # the same classes
 
 app = typer.Typer(
     name="skald",
