@@ -207,7 +207,8 @@ def _member(state: GraenalandState, seat: int, choice: object, allowed: list, wh
 
 
 def apply(state: GraenalandState, board: Board, data: GraenalandData, choices: dict) -> None:
-    """Apply the choices of every seat to move (validated first; nothing changes on an illegal one)."""
+    """Apply the choices of every seat to move (validated first; nothing changes on an illegal one),
+    through the phase's step in ``_APPLY``."""
     movers = to_move(state)
     if set(choices) != set(movers):
         missing = sorted(set(movers) - set(choices))
@@ -215,139 +216,196 @@ def apply(state: GraenalandState, board: Board, data: GraenalandData, choices: d
         seat = (extra or missing or [None])[0]
         raise IllegalChoice(f"phase {PHASES[state.phase]} needs choices from seats {list(movers)}, "
                             f"got {sorted(choices)}", seat=seat)
-    phase = state.phase
-    if phase == HEROES:
-        moves = {seat: heroes.check_move(state, board, seat, c) for seat, c in choices.items()}
-        heroes.apply_moves(state, board, moves)
-        heroes.enter_waiting(state)
-        state.proposers = [(state.main + i) % state.n_players for i in range(1, state.n_players)]
-        _next_proposer(state, board, data)
-        return
-    if phase == PROPOSE:
-        seat = movers[0]
-        prop, voters, weights = distribution.check_proposal(state, seat, choices[seat])
-        state.proposers.pop(0)
-        if prop == NO_PROPOSAL:
-            _next_proposer(state, board, data)
-            return
-        state.proposal = (seat, prop.territory, prop.receivers)
-        state.voters, state.vote_weights = voters, weights
-        state.stats["proposals"][seat] += 1
-        state.phase = VOTE
-        return
-    if phase == VOTE:
-        ballots = {}
-        for seat, c in choices.items():
-            vote = _member(state, seat, c, list(VOTES), "a vote is Vote(True) or Vote(False)")
-            ballots[seat] = bool(vote.yes)
-        proposer, _t, receivers = state.proposal  # type: ignore[misc]
-        approved = distribution.resolve_vote(state, ballots)
-        t = state.proposal[1]  # type: ignore[index]
-        for seat, weight in zip(state.voters, state.vote_weights, strict=True):
-            state.stats["votes_cast"][seat] += 1
-            state.stats["votes_yes"][seat] += ballots[seat]
-            settled = settlements_on(state, t, seat)
-            state.stats["votes_settlements"][seat] += settled
-            state.stats["votes_heroes"][seat] += weight - settled
-        if approved:
-            state.stats["proposals_approved"][proposer] += 1
-            for r in receivers:
-                state.stats["cards_received"][r] += 1
-        state.proposal, state.voters, state.vote_weights = None, (), ()
-        _next_proposer(state, board, data)
-        return
-    if phase in (DRAFT, ANCHOR, CHOOSE_CARD, ANNOUNCE):
-        _apply_advanced(state, board, data, movers, choices)
-        return
-    seat = movers[0] if phase != CONTRIBUTE else -1
-    if phase == BUILD:
-        action = building.action_allowed(state, board, data, seat, choices[seat])
-        if action is None:
-            raise illegal(state, seat, choices[seat], "not an action open to the builder now")
-        _do_action(state, board, data, seat, action)
-    elif phase == PAY:
-        option = _member(state, seat, choices[seat], _pay_options(state, board, data, seat),
-                         "not a way to pay for this build")
-        _do_pay(state, board, data, seat, option)
-    elif phase == FEE:
-        option = _member(state, seat, choices[seat], building.fee_options(state, data, seat),
-                         "the fee is one resource card from the hand (line 203)")
-        card = building.remove_cards(state, data, seat, tuple(int(r == option.resource) for r in range(5)))
-        state.hands[state.fee_queue.pop(0)].extend(card)
-        if not state.fee_queue:
-            _after_build(state)
-    elif phase == CONTRIBUTE:
-        cost = data.costs[PUBLIC[state.joint[0]]]  # type: ignore[index]
-        offers = []
-        for s in state.contributors:
-            allowed = building.contribution_options(state, data, s, cost)
-            offer = _member(state, s, choices[s], allowed, "not a possible contribution")
-            offers.append((s, tuple(offer.resources)))
-        _resolve_contributions(state, data, offers)
-    elif phase == JOINT:
-        option = _member(state, seat, choices[seat], options(state, board, data, seat),
-                         "the joint building cannot be paid")
-        if not option.yes:
-            state.taken, state.pending = {}, None
-            state.phase = BUILD
-        elif not any(state.pending[3]):  # type: ignore[index]
-            _finish_joint(state, board, data, seat)
-        else:
-            state.phase = PAY
-    elif phase == RELOCATE:
-        option = _member(state, seat, choices[seat], list(DECISIONS), "a yes/no decision")
-        if option.yes:
-            hero, t = state.relocate  # type: ignore[misc]
-            state.heroes[seat][hero] = t
-        state.relocate = None
-        _done_build(state)
-    else:
-        raise illegal(state, seat, choices.get(seat), "the game is over")
+    _APPLY.get(state.phase, _apply_over)(state, board, data, movers, choices)
 
 
-def _apply_advanced(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+def _apply_heroes(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                  choices: dict) -> None:
+    """The simultaneous hero movement of the non-main players (lines 70-84), then the proposals."""
+    moves = {seat: heroes.check_move(state, board, seat, c) for seat, c in choices.items()}
+    heroes.apply_moves(state, board, moves)
+    heroes.enter_waiting(state)
+    state.proposers = [(state.main + i) % state.n_players for i in range(1, state.n_players)]
+    _next_proposer(state, board, data)
+
+
+def _apply_proposal(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
                     choices: dict) -> None:
-    phase = state.phase
-    if phase == DRAFT:
-        seat = movers[0]
-        option = _member(state, seat, choices[seat], advanced.draft_options(state, board, seat),
-                         "not a coastal territory open to this village (lines 270-276)")
-        advanced.settle(state, board, seat, option.territory)
-        _continue_draft(state, board, data)
-    elif phase == ANCHOR:
-        seat = movers[0]
-        t = state.anchor[0]  # type: ignore[index]
-        option = _member(state, seat, choices[seat], advanced.anchor_options(state, board, seat, t),
-                         "stay, or move to a less crowded coastal territory with a card left (line 272)")
-        if option == advanced.STAY_ANCHORED:
-            state.anchor[1].pop(0)  # type: ignore[index]
-            if not state.anchor[1]:  # type: ignore[index]
-                state.anchor = None
-        else:
-            advanced.weigh_anchor(state, seat, option.territory)
-        _continue_draft(state, board, data)
-    elif phase == CHOOSE_CARD:
-        kept = {}
-        for seat in movers:
-            option = _member(state, seat, choices[seat], advanced.card_options(state, seat),
-                             "keep one of the three dealt cards (line 283)")
-            kept[seat] = state.vp_offer[seat][option.index]
-        for seat, card in kept.items():
-            state.vp_card[seat] = card
-        state.vp_offer = [[] for _ in range(state.n_players)]  # the others are set aside (line 283)
-        begin_round(state, board, data)
-    else:  # ANNOUNCE
-        yes = [seat for seat in movers
-               if _member(state, seat, choices[seat], list(DECISIONS), "announce yes or no").yes]
-        if not yes:
-            _start_building(state, state.main, final=False)
-            return
-        best = max(state.claims[p] for p in yes)  # the most points first, then the closest (line 313)
-        announcer = next(p for p in movers if p in yes and state.claims[p] == best)
-        state.announcer = announcer
-        n = state.n_players
-        state.final_queue = [(announcer + i) % n for i in range(1, n)]
-        _start_building(state, announcer, final=True)  # lines 315-316
+    """A proposal (lines 90, 101-107): no proposal moves on to the next proposer, else everyone votes."""
+    seat = movers[0]
+    prop, voters, weights = distribution.check_proposal(state, seat, choices[seat])
+    state.proposers.pop(0)
+    if prop == NO_PROPOSAL:
+        _next_proposer(state, board, data)
+        return
+    state.proposal = (seat, prop.territory, prop.receivers)
+    state.voters, state.vote_weights = voters, weights
+    state.stats["proposals"][seat] += 1
+    state.phase = VOTE
+
+
+def _apply_votes(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                 choices: dict) -> None:
+    """The simultaneous vote on a proposal (lines 113-119), then the next proposer."""
+    ballots = {}
+    for seat, c in choices.items():
+        vote = _member(state, seat, c, list(VOTES), "a vote is Vote(True) or Vote(False)")
+        ballots[seat] = bool(vote.yes)
+    proposer, _t, receivers = state.proposal  # type: ignore[misc]
+    approved = distribution.resolve_vote(state, ballots)
+    t = state.proposal[1]  # type: ignore[index]
+    for seat, weight in zip(state.voters, state.vote_weights, strict=True):
+        state.stats["votes_cast"][seat] += 1
+        state.stats["votes_yes"][seat] += ballots[seat]
+        settled = settlements_on(state, t, seat)
+        state.stats["votes_settlements"][seat] += settled
+        state.stats["votes_heroes"][seat] += weight - settled
+    if approved:
+        state.stats["proposals_approved"][proposer] += 1
+        for r in receivers:
+            state.stats["cards_received"][r] += 1
+    state.proposal, state.voters, state.vote_weights = None, (), ()
+    _next_proposer(state, board, data)
+
+
+def _apply_build(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                 choices: dict) -> None:
+    """One action of the builder's building phase (lines 123-212)."""
+    seat = movers[0]
+    action = building.action_allowed(state, board, data, seat, choices[seat])
+    if action is None:
+        raise illegal(state, seat, choices[seat], "not an action open to the builder now")
+    _do_action(state, board, data, seat, action)
+
+
+def _apply_pay(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+               choices: dict) -> None:
+    """The payment for the build chosen (lines 126-128)."""
+    seat = movers[0]
+    option = _member(state, seat, choices[seat], _pay_options(state, board, data, seat),
+                     "not a way to pay for this build")
+    _do_pay(state, board, data, seat, option)
+
+
+def _apply_fee(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+               choices: dict) -> None:
+    """The palisade fee: one resource card to a player whose palisade guards the territory (line 203)."""
+    seat = movers[0]
+    option = _member(state, seat, choices[seat], building.fee_options(state, data, seat),
+                     "the fee is one resource card from the hand (line 203)")
+    card = building.remove_cards(state, data, seat, tuple(int(r == option.resource) for r in range(5)))
+    state.hands[state.fee_queue.pop(0)].extend(card)
+    if not state.fee_queue:
+        _after_build(state)
+
+
+def _apply_contributions(state: GraenalandState, board: Board, data: GraenalandData,
+                         movers: tuple[int, ...], choices: dict) -> None:
+    """The other players' simultaneous offers towards a joint public building (lines 205-212)."""
+    cost = data.costs[PUBLIC[state.joint[0]]]  # type: ignore[index]
+    offers = []
+    for s in state.contributors:
+        allowed = building.contribution_options(state, data, s, cost)
+        offer = _member(state, s, choices[s], allowed, "not a possible contribution")
+        offers.append((s, tuple(offer.resources)))
+    _resolve_contributions(state, data, offers)
+
+
+def _apply_joint(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                 choices: dict) -> None:
+    """The builder builds the joint public building with the contributions, or declines (line 211)."""
+    seat = movers[0]
+    option = _member(state, seat, choices[seat], options(state, board, data, seat),
+                     "the joint building cannot be paid")
+    if not option.yes:
+        state.taken, state.pending = {}, None
+        state.phase = BUILD
+    elif not any(state.pending[3]):  # type: ignore[index]
+        _finish_joint(state, board, data, seat)
+    else:
+        state.phase = PAY
+
+
+def _apply_relocate(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                    choices: dict) -> None:
+    """Move the priest or skald to the new church or hall, or not (lines 157-158)."""
+    seat = movers[0]
+    option = _member(state, seat, choices[seat], list(DECISIONS), "a yes/no decision")
+    if option.yes:
+        hero, t = state.relocate  # type: ignore[misc]
+        state.heroes[seat][hero] = t
+    state.relocate = None
+    _done_build(state)
+
+
+def _apply_over(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                choices: dict) -> None:
+    seat = movers[0]
+    raise illegal(state, seat, choices.get(seat), "the game is over")
+
+
+def _apply_draft(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                 choices: dict) -> None:
+    """A village placed in the custom start draft (lines 267-277)."""
+    seat = movers[0]
+    option = _member(state, seat, choices[seat], advanced.draft_options(state, board, seat),
+                     "not a coastal territory open to this village (lines 270-276)")
+    advanced.settle(state, board, seat, option.territory)
+    _continue_draft(state, board, data)
+
+
+def _apply_anchor(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                  choices: dict) -> None:
+    """An earlier settler of a crowded territory stays or weighs anchor (line 272)."""
+    seat = movers[0]
+    t = state.anchor[0]  # type: ignore[index]
+    option = _member(state, seat, choices[seat], advanced.anchor_options(state, board, seat, t),
+                     "stay, or move to a less crowded coastal territory with a card left (line 272)")
+    if option == advanced.STAY_ANCHORED:
+        state.anchor[1].pop(0)  # type: ignore[index]
+        if not state.anchor[1]:  # type: ignore[index]
+            state.anchor = None
+    else:
+        advanced.weigh_anchor(state, seat, option.territory)
+    _continue_draft(state, board, data)
+
+
+def _apply_card(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                choices: dict) -> None:
+    """Every player keeps one of the three victory point cards dealt (line 283), then the first round."""
+    kept = {}
+    for seat in movers:
+        option = _member(state, seat, choices[seat], advanced.card_options(state, seat),
+                         "keep one of the three dealt cards (line 283)")
+        kept[seat] = state.vp_offer[seat][option.index]
+    for seat, card in kept.items():
+        state.vp_card[seat] = card
+    state.vp_offer = [[] for _ in range(state.n_players)]  # the others are set aside (line 283)
+    begin_round(state, board, data)
+
+
+def _apply_announce(state: GraenalandState, board: Board, data: GraenalandData, movers: tuple[int, ...],
+                    choices: dict) -> None:
+    """Announcements before the building phase (lines 311-316)."""
+    yes = [seat for seat in movers
+           if _member(state, seat, choices[seat], list(DECISIONS), "announce yes or no").yes]
+    if not yes:
+        _start_building(state, state.main, final=False)
+        return
+    best = max(state.claims[p] for p in yes)  # the most points first, then the closest (line 313)
+    announcer = next(p for p in movers if p in yes and state.claims[p] == best)
+    state.announcer = announcer
+    n = state.n_players
+    state.final_queue = [(announcer + i) % n for i in range(1, n)]
+    _start_building(state, announcer, final=True)  # lines 315-316
+
+
+#: per phase, the step that applies its choices (``apply``); any other phase: the game is over
+_APPLY = {
+    HEROES: _apply_heroes, PROPOSE: _apply_proposal, VOTE: _apply_votes, BUILD: _apply_build, PAY: _apply_pay,
+    FEE: _apply_fee, CONTRIBUTE: _apply_contributions, JOINT: _apply_joint, RELOCATE: _apply_relocate,
+    DRAFT: _apply_draft, ANCHOR: _apply_anchor, CHOOSE_CARD: _apply_card, ANNOUNCE: _apply_announce,
+}
 
 
 def _continue_draft(state: GraenalandState, board: Board, data: GraenalandData) -> None:
