@@ -10,8 +10,6 @@ from functools import lru_cache
 from itertools import chain, combinations, product
 from typing import Any
 
-import numpy as np
-
 from sim.errors import IllegalChoice
 from sim.games.knarr.data import (
     BRACELET,
@@ -32,9 +30,9 @@ from sim.games.knarr.data import (
     Gain,
     KnarrData,
 )
+from sim.games.knarr.setup import set_up
 from sim.games.knarr.state import (
     AMULET,
-    ARTIFACTS,
     BONUS,
     CAULDRON,
     DISCARD,
@@ -46,7 +44,6 @@ from sim.games.knarr.state import (
     PASS,
     SILVER_COINS,
     SKIP,
-    STATS,
     TURN,
     WEATHERVANE,
     KnarrState,
@@ -62,85 +59,9 @@ def skali(state: KnarrState) -> bool:
 
 
 def new_game(data: KnarrData, n: int, rules: dict[str, Any], seed: int) -> KnarrState:
-    rng = np.random.default_rng(seed)
-    setup = data.setup
-    expansion = bool(rules.get("skali"))
-    deck = data.deck_for(n)
-    rng.shuffle(deck)
-    dest_a = [i for i, d in enumerate(data.destinations) if d.deck == "A" and (expansion or not d.expansion)]
-    dest_b = [i for i, d in enumerate(data.destinations) if d.deck == "B" and (expansion or not d.expansion)]
-    rng.shuffle(dest_a)
-    rng.shuffle(dest_b)
-    state = KnarrState(
-        n_players=n,
-        seed=seed,
-        rules=dict(rules),
-        rng=rng,
-        deck=deck,
-        discard=[],
-        board=[-1] * 5,
-        hands=[[] for _ in range(n)],
-        crews=[[[] for _ in range(5)] for _ in range(n)],
-        vp=[0] * n,
-        rep=[0] * n,
-        recruits=[int(setup["recruits"])] * n,
-        bracelets=[int(setup["bracelets"])] * n,
-        deck_a=dest_a,
-        deck_b=dest_b,
-        visible=[-1] * 6,
-        owned=[[] for _ in range(n)],
-        covered=[[] for _ in range(n)],
-        reserved=[[] for _ in range(n)],
-        stats={k: [0] * n for k in STATS},
-    )
-    nv = int(setup["visible_trading"])
-    for i in range(3):
-        state.visible[i] = dest_a.pop() if i < nv and dest_a else -1
-        state.visible[3 + i] = dest_b.pop() if i < int(setup["visible_influence"]) and dest_b else -1
-    # A.4 step 2: 5 Vikings into the slots (any colour).
-    for slot in range(5):
-        state.board[slot] = state.deck.pop()
-    # A.4 step 3: crew of 2 different colours (a repeat is put back and reshuffled: ruling R2), hand of 3.
-    for seat in range(n):
-        colours: set[int] = set()
-        put_back = []
-        while len(colours) < int(setup["crew_size"]):
-            card = state.deck.pop()
-            c = data.viking_colour[card]
-            if c in colours:
-                put_back.append(card)
-                continue
-            colours.add(c)
-            state.crews[seat][c].append(card)
-        if put_back:
-            state.deck.extend(put_back)
-            rng.shuffle(state.deck)
-        state.hands[seat] = [state.deck.pop() for _ in range(int(setup["hand_size"]))]
-    if expansion:
-        state.coins = [int(setup["coins_start"])] * n
-        state.raids = [int(setup["raid_each"])] * n
-        state.raid_board = n + int(setup["raid_board_extra"])
-        state.raid_reserve = int(setup["raid_reserve"])
-        state.building_deck = list(range(len(data.buildings)))
-        rng.shuffle(state.building_deck)
-        state.display = [
-            state.building_deck.pop() if state.building_deck else -1
-            for _ in range(int(setup["building_display"]))
-        ]
-        state.buildings = [[] for _ in range(n)]
-        state.renewal = [n == 2] * n  # knarr-skali-expansion.txt:16 "set to the ready side" (2 players)
-    else:
-        state.coins = [0] * n
-        state.raids = [0] * n
-    if rules.get("artifacts"):
-        # A.7 "Reveal 1 random Artifact. With 2 players, the Mead Cup is also recommended." Ruling R16: with
-        # 2 players the Mead Cup is added and the random one is drawn from the other six, so it is always a
-        # second Artifact (BGA ArtifactManager::setupArtifacts shifts the Mead Cup out before the draw).
-        pool = [a for a in range(len(ARTIFACTS)) if n != 2 or a != MEAD_CUP]
-        arts = [pool[int(rng.integers(len(pool)))]]
-        if n == 2:
-            arts.append(MEAD_CUP)
-        state.artifacts = tuple(arts)
+    """Set-up (``sim.games.knarr.setup.set_up``: knarr.md A.4, knarr-skali-expansion.txt:5-16, A.7), then
+    the first player's turn."""
+    state = set_up(data, n, rules, seed)
     start_turn(state, data)
     return state
 
