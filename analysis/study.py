@@ -279,44 +279,61 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
 
 
 def _parse_run(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
+    """One ``[[runs]]`` table, checked key by key (a one-line error naming the key otherwise)."""
     bad = sorted(set(raw) - RUN_KEYS)
     if bad:
         raise _fail(source, f"unknown key {where}.{bad[0]} (allowed: {', '.join(sorted(RUN_KEYS))})")
     entry: dict[str, Any] = {"game": _str(raw.get("game"), f"{where}.game", source)}
-    players = raw.get("players")
+    entry["players"] = _parse_players(raw.get("players"), where, source)
+    entry["mixes"] = _parse_mixes(raw, where, source)
+    entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
+    entry["variants"] = _parse_variants(raw.get("variants", []), where, source)
+    entry.update(_parse_optional(raw, where, source, modes))
+    return entry
+
+
+def _parse_players(players: Any, where: str, source: str) -> list[int]:
     if players is None:
         raise _fail(source, f"{where}.players is missing (an integer or a list of integers)")
     players = players if isinstance(players, list) else [players]
     if not players:
         raise _fail(source, f"{where}.players must not be empty")
-    entry["players"] = [_int(p, f"{where}.players", source, 1) for p in players]
+    return [_int(p, f"{where}.players", source, 1) for p in players]
+
+
+def _parse_mixes(raw: dict[str, Any], where: str, source: str) -> list[list[str]]:
     if ("strategies" in raw) == ("mixes" in raw):
         raise _fail(source, f"{where} needs exactly one of strategies (a list) or mixes (a list of lists)")
     if "strategies" in raw:
-        entry["mixes"] = [_strategy_list(raw["strategies"], f"{where}.strategies", source)]
-    else:
-        mixes = raw["mixes"]
-        if not isinstance(mixes, list) or not mixes:
-            raise _fail(source, f"{where}.mixes must be a non-empty list of strategy lists")
-        entry["mixes"] = [_strategy_list(m, f"{where}.mixes[{j}]", source) for j, m in enumerate(mixes)]
-    entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
-    variants = raw.get("variants", [])
+        return [_strategy_list(raw["strategies"], f"{where}.strategies", source)]
+    mixes = raw["mixes"]
+    if not isinstance(mixes, list) or not mixes:
+        raise _fail(source, f"{where}.mixes must be a non-empty list of strategy lists")
+    return [_strategy_list(m, f"{where}.mixes[{j}]", source) for j, m in enumerate(mixes)]
+
+
+def _parse_variants(variants: Any, where: str, source: str) -> list[dict[str, Any]]:
     if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
         raise _fail(source, f"{where}.variants must be a list of tables (rule = value, optional label)")
-    entry["variants"] = []
+    checked_all = []
     for j, v in enumerate(variants):
         checked = _scalar_rules(v, f"{where}.variants[{j}]", source)
         if "label" in checked:
             checked["label"] = _str(checked["label"], f"{where}.variants[{j}].label", source)
-        entry["variants"].append(checked)
+        checked_all.append(checked)
+    return checked_all
+
+
+def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
+    """The run's optional keys: name, games, seed, seats, max_decisions, data."""
+    entry: dict[str, Any] = {}
     if "name" in raw:
         entry["name"] = _str(raw["name"], f"{where}.name", source)
         if not NAME_RE.match(entry["name"]):
             raise _fail(source, f"{where}.name {entry['name']!r} may hold only letters, digits, '-' and '_'")
-    if "games" in raw:
-        entry["games"] = _int(raw["games"], f"{where}.games", source, 1)
-    if "seed" in raw:
-        entry["seed"] = _int(raw["seed"], f"{where}.seed", source, 0)
+    for key, low in (("games", 1), ("seed", 0)):
+        if key in raw:
+            entry[key] = _int(raw[key], f"{where}.{key}", source, low)
     if "seats" in raw:
         entry["seats"] = _str(raw["seats"], f"{where}.seats", source)
         if entry["seats"] not in modes:
