@@ -5,7 +5,7 @@ Rulings (R1...) are in RULINGS.md; line references are to the expansion text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import chain, combinations, product
 from typing import Any
@@ -512,6 +512,84 @@ def bonus_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]
 # --------------------------------------------------------------------------- apply
 
 
+def _trade(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    trade(state, data, seat, option.a)
+
+
+def _develop(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    """Buy the building at display slot ``a``; the slot is refilled from the building deck."""
+    b = state.display[option.a]
+    state.coins[seat] -= data.buildings[b].cost
+    state.buildings[seat].append(b)
+    state.display[option.a] = state.building_deck.pop() if state.building_deck else -1
+    state.developed = True
+    state.stats["buildings_bought"][seat] += 1
+
+
+def _renew(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    renew(state, seat, option.pay)
+
+
+def _end(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    end_turn(state, data)
+
+
+def _pass(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    state.acted = True
+    state.stats["passes"][seat] += 1
+
+
+def _recruit(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    if state.phase == BONUS:
+        state.bonus.pop(0)
+    recruit(state, data, seat, option)
+
+
+def _explore(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    if state.phase == BONUS:
+        state.bonus.pop(0)
+    explore(state, data, seat, option)
+
+
+def _reserve(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    state.reserved[seat].append(option.b)
+    refill_destination(state, option.a)
+    state.bonus.pop(0)
+
+
+def _swap(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    state.discard.append(state.board[option.a])
+    state.board[option.a] = -1
+    refill_board(state, data, option.a)
+    state.bonus.pop(0)
+
+
+def _cover(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    state.covered[seat].append(option.b)
+    state.bonus.pop(0)
+    state.bonus.insert(0, "recruit")
+
+
+def _skip(state: KnarrState, data: KnarrData, seat: int, option: Option) -> None:
+    state.bonus.pop(0)
+
+
+#: what each kind of option does (``apply`` checks the option first, and settles the phase after)
+ACTIONS: dict[str, Callable[[KnarrState, KnarrData, int, Option], None]] = {
+    "trade": _trade,
+    "develop": _develop,
+    "renew": _renew,
+    "end": _end,
+    "pass": _pass,
+    "recruit": _recruit,
+    "explore": _explore,
+    "reserve": _reserve,
+    "swap": _swap,
+    "cover": _cover,
+    "skip": _skip,
+}
+
+
 def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
     """Check ``option`` against the seat's options and play it.  An option that is one of the very
     objects of the list ``Knarr.legal_options`` last gave this seat (``state.legal``: what the runner
@@ -526,46 +604,7 @@ def apply(state: KnarrState, data: KnarrData, seat: int, option: Any) -> None:
     if not ok:
         raise IllegalChoice(f"{option!r} is not a legal option now", seat=seat)
     option = Option(*option)
-    kind = option.kind
-    if kind == "trade":
-        trade(state, data, seat, option.a)
-    elif kind == "develop":
-        b = state.display[option.a]
-        state.coins[seat] -= data.buildings[b].cost
-        state.buildings[seat].append(b)
-        state.display[option.a] = state.building_deck.pop() if state.building_deck else -1
-        state.developed = True
-        state.stats["buildings_bought"][seat] += 1
-    elif kind == "renew":
-        renew(state, seat, option.pay)
-    elif kind == "end":
-        end_turn(state, data)
-    elif kind == "pass":
-        state.acted = True
-        state.stats["passes"][seat] += 1
-    elif kind == "recruit":
-        if state.phase == BONUS:
-            state.bonus.pop(0)
-        recruit(state, data, seat, option)
-    elif kind == "explore":
-        if state.phase == BONUS:
-            state.bonus.pop(0)
-        explore(state, data, seat, option)
-    elif kind == "reserve":
-        state.reserved[seat].append(option.b)
-        refill_destination(state, option.a)
-        state.bonus.pop(0)
-    elif kind == "swap":
-        state.discard.append(state.board[option.a])
-        state.board[option.a] = -1
-        refill_board(state, data, option.a)
-        state.bonus.pop(0)
-    elif kind == "cover":
-        state.covered[seat].append(option.b)
-        state.bonus.pop(0)
-        state.bonus.insert(0, "recruit")
-    elif kind == "skip":
-        state.bonus.pop(0)
+    ACTIONS[option.kind](state, data, seat, option)
     if state.phase != OVER:
         state.phase = BONUS if state.bonus else TURN
         settle_refills(state)
