@@ -295,50 +295,58 @@ class GreenlandBase(Strategy):
 
     def value(self, v: GreenlandView, o: Option) -> float:
         k = o.kind
-        s = v.seat
-        if k == "done":
-            return 0.0
         if k == "hunt":
-            gain = self.plan_rate(v, o.a, False)
-            if v.data.biomes[o.a].new_world:  # a colonist stays and hunts every generation
-                return gain * self.colonist * max(1, self.gens_left(v) // 2)
-            if v.alpha[s] == ALPHA_POOL:  # the Alpha is still to place
-                gain = max(gain, self.plan_rate(v, o.a, True))
-            return gain
+            return self.hunt_option_value(v, o)
         if k == "alpha":
             return self.alpha_value(v, o.a)
         if k in ("raid", "guard"):
             return self.raid_value(v, o)
         if k == "promote":
-            if self.converting(v):
-                return -5.0
-            use = RANK_USE[o.a] * self.elder * self.gens_left(v) / (1 + v.elders[s][o.a])
-            if o.a == 5:  # a Mariner opens the other row and the New World
-                use *= 1.0 + self.spread
-            cost = int(v.data.setup["promotion_energy"])
-            if v.energy[s] - cost < self.upkeep_due(v) + self.reserve:  # the fuel upkeep would take a life
-                return use - cost * self.energy_w(v) - 1.2 * self.life
-            return use - cost * self.energy_w(v) - 0.2 * self.life
-        if k == "move":  # line 54: the gain where it goes, less the loss where it was
-            if o.a >= TPLACE:
-                loss = self.raid_value(v, self.tableau_option(v, o.a))
-            elif o.c == 1:
-                n = self.my_on(v, o.a)
-                loss = self.hunt_value(v, o.a, n, True) - self.hunt_value(v, o.a, n, False)
-            else:
-                n = self.my_on(v, o.a)
-                alpha = v.alpha[s] == o.a
-                loss = self.hunt_value(v, o.a, n, alpha) - self.hunt_value(v, o.a, n - 1, alpha)
-            if o.c == 1:
-                gain = self.alpha_value(v, o.b, moved=True)
-            elif o.b < 0:
-                gain = self.value(v, Option("promote", -1 - o.b))
-            elif o.b >= TPLACE:
-                gain = self.raid_value(v, self.tableau_option(v, o.b))
-            else:
-                gain = self.value(v, Option("hunt", o.b))
-            return gain - max(loss, 0.0) - 0.5
-        return 0.0
+            return self.promote_value(v, o)
+        if k == "move":
+            return self.move_value(v, o)
+        return 0.0  # "done", and any kind this player does not weigh
+
+    def hunt_option_value(self, v: GreenlandView, o: Option) -> float:
+        gain = self.plan_rate(v, o.a, False)
+        if v.data.biomes[o.a].new_world:  # a colonist stays and hunts every generation
+            return gain * self.colonist * max(1, self.gens_left(v) // 2)
+        if v.alpha[v.seat] == ALPHA_POOL:  # the Alpha is still to place
+            gain = max(gain, self.plan_rate(v, o.a, True))
+        return gain
+
+    def promote_value(self, v: GreenlandView, o: Option) -> float:
+        s = v.seat
+        if self.converting(v):
+            return -5.0
+        use = RANK_USE[o.a] * self.elder * self.gens_left(v) / (1 + v.elders[s][o.a])
+        if o.a == 5:  # a Mariner opens the other row and the New World
+            use *= 1.0 + self.spread
+        cost = int(v.data.setup["promotion_energy"])
+        if v.energy[s] - cost < self.upkeep_due(v) + self.reserve:  # the fuel upkeep would take a life
+            return use - cost * self.energy_w(v) - 1.2 * self.life
+        return use - cost * self.energy_w(v) - 0.2 * self.life
+
+    def move_value(self, v: GreenlandView, o: Option) -> float:
+        """Line 54: the gain where the tribesman goes, less the loss where it was."""
+        if o.a >= TPLACE:
+            loss = self.raid_value(v, self.tableau_option(v, o.a))
+        elif o.c == 1:
+            n = self.my_on(v, o.a)
+            loss = self.hunt_value(v, o.a, n, True) - self.hunt_value(v, o.a, n, False)
+        else:
+            n = self.my_on(v, o.a)
+            alpha = v.alpha[v.seat] == o.a
+            loss = self.hunt_value(v, o.a, n, alpha) - self.hunt_value(v, o.a, n - 1, alpha)
+        if o.c == 1:
+            gain = self.alpha_value(v, o.b, moved=True)
+        elif o.b < 0:
+            gain = self.value(v, Option("promote", -1 - o.b))
+        elif o.b >= TPLACE:
+            gain = self.raid_value(v, self.tableau_option(v, o.b))
+        else:
+            gain = self.value(v, Option("hunt", o.b))
+        return gain - max(loss, 0.0) - 0.5
 
     def tableau_option(self, v: GreenlandView, place: int) -> Option:
         """A tribesman on a tableau card: a Guard on one's own card or a daughter one is married to, else a

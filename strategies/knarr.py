@@ -167,23 +167,9 @@ class KnarrBase(Strategy):
         return val
 
     def value(self, v: KnarrView, o: Option) -> float:
-        data: KnarrData = v.data
-        me = v.seat
         k = o.kind
         if k == "recruit":
-            c = data.viking_colour[o.a]
-            g = [0] * N_ASSETS
-            for x in (*v.crews[me][c], o.a):
-                g[data.viking_asset[x]] += 1
-            new = not v.crews[me][c]
-            val = self.worth(v, g) + self.crew_card(v, data, c)
-            val += self.worth(v, self.village(v, data, 3 if new else 2))
-            if o.b >= 0:
-                taken = v.board[o.b]
-                val += 0.3 + 0.15 * len(v.crews[me][data.viking_colour[taken]])
-                if o.b != c:
-                    val -= self.recruit
-            return val
+            return self.recruit_value(v, o)
         if k == "explore":
             memo = self._memo if self._memo_view is v else {}
             key = (o.b, o.pay)
@@ -194,32 +180,56 @@ class KnarrBase(Strategy):
                     memo[x] = self.asset_loss(v, (x,))
             return memo[key] - sum(memo[x] for x in o.cards)
         if k == "trade":
-            if o.a < self.trade_min and v.bracelets[me] < 3:
-                return -1.0
-            rows = [data.ship[str(v.rules.get("ship", "normal"))]]
-            rows += [data.destinations[d].row for d in v.owned[me] if d not in v.covered[me]]
-            g = [0] * N_ASSETS
-            for row in rows:
-                for col in row[: o.a]:
-                    g = [x + y for x, y in zip(g, col, strict=True)]
-            return self.worth(v, g) - o.a * self.bracelet * 0.8
+            return self.trade_value(v, o)
         if k == "develop":
-            b = data.buildings[v.display[o.a]]
-            t = self.turns_left(v)
-            val = sum(ROW_SHARE[r] * t * self.worth(v, b.rows[r]) for r in range(4))
-            raids = self.worth(v, b.most_raid) * (1 + self.raid) + self.worth(v, b.fewest_raid)
-            val += 0.25 * t / 3 * raids
-            return self.building * val - b.cost * self.coin * 0.7
+            return self.develop_value(v, o)
         if k == "discard":
-            return -1.0 + 0.1 * len(v.crews[me][o.a]) - self.asset_loss(v, (o.b,))
+            return -1.0 + 0.1 * len(v.crews[v.seat][o.a]) - self.asset_loss(v, (o.b,))
         if k == "reserve":
-            d = data.destinations[o.b]
-            return 0.2 * self.worth(v, d.gain)
+            return 0.2 * self.worth(v, v.data.destinations[o.b].gain)
         if k == "cover":
-            return 1.5 - self.row_worth(v, data.destinations[o.b].row)
+            return 1.5 - self.row_worth(v, v.data.destinations[o.b].row)
         if k in ("renew", "swap"):
             return -0.05
         return 0.0  # end, pass, skip
+
+    def recruit_value(self, v: KnarrView, o: Option) -> float:
+        data: KnarrData = v.data
+        me = v.seat
+        c = data.viking_colour[o.a]
+        g = [0] * N_ASSETS
+        for x in (*v.crews[me][c], o.a):
+            g[data.viking_asset[x]] += 1
+        new = not v.crews[me][c]
+        val = self.worth(v, g) + self.crew_card(v, data, c)
+        val += self.worth(v, self.village(v, data, 3 if new else 2))
+        if o.b >= 0:
+            taken = v.board[o.b]
+            val += 0.3 + 0.15 * len(v.crews[me][data.viking_colour[taken]])
+            if o.b != c:
+                val -= self.recruit
+        return val
+
+    def trade_value(self, v: KnarrView, o: Option) -> float:
+        data: KnarrData = v.data
+        me = v.seat
+        if o.a < self.trade_min and v.bracelets[me] < 3:
+            return -1.0
+        rows = [data.ship[str(v.rules.get("ship", "normal"))]]
+        rows += [data.destinations[d].row for d in v.owned[me] if d not in v.covered[me]]
+        g = [0] * N_ASSETS
+        for row in rows:
+            for col in row[: o.a]:
+                g = [x + y for x, y in zip(g, col, strict=True)]
+        return self.worth(v, g) - o.a * self.bracelet * 0.8
+
+    def develop_value(self, v: KnarrView, o: Option) -> float:
+        b = v.data.buildings[v.display[o.a]]
+        t = self.turns_left(v)
+        val = sum(ROW_SHARE[r] * t * self.worth(v, b.rows[r]) for r in range(4))
+        raids = self.worth(v, b.most_raid) * (1 + self.raid) + self.worth(v, b.fewest_raid)
+        val += 0.25 * t / 3 * raids
+        return self.building * val - b.cost * self.coin * 0.7
 
     def choose(self, view: KnarrView, options: Sequence[Option]) -> Option:
         self._memo, self._memo_view = {}, view  # one decision's Explore values (``explore_value``)
