@@ -118,7 +118,7 @@ def test_copy_field_lists_name_every_mutable_field():
 # --------------------------------------------------------------------------- building options
 
 
-def _reference_action_options(state: GraenalandState, seat: int) -> list[Action]:
+def _reference_action_options(state: GraenalandState, seat: int) -> list[Action]:  # noqa: C901 - kept literal
     """The building actions as listed before issue 18: every candidate whose payments
     ``building.payment_options`` would list (the ways enumerated, then filtered for the palisade fee)."""
     board = build_board(DATA, state.n_players)
@@ -239,7 +239,7 @@ def test_remembered_votes_goals_and_proposal_territories_are_the_counted_ones():
 
 
 @cache
-def _reference_ways(need: tuple, hand: tuple, sup: tuple, m: int) -> frozenset:
+def _reference_ways(need: tuple, hand: tuple, sup: tuple, m: int) -> frozenset:  # noqa: C901 - kept literal
     """The ways to pay as enumerated before issue 18: (cards used by type, supply pairs, marketplaces)."""
     if not any(need):
         return frozenset({((0, 0, 0, 0, 0), (), 0)})

@@ -71,7 +71,9 @@ def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> d
 
 
 @lru_cache(maxsize=200_000)
-def _capped_ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> dict[int, int]:
+def _capped_ways(  # noqa: C901 - the five ways to cover one unit, one memoised hot recursion kept whole
+    need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
+) -> dict[int, int]:
     """Every way to cover ``need`` exactly (cards used by type and supply pairs used, encoded as in
     ``_CARD``/``_PAIR``) -> the fewest marketplaces it uses. The first needed unit is covered by a card of
     its resource, a gold card (line 127), another card through a marketplace (lines 194-197), a supply
