@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sim.datafile import (
     MAX_COUNT,
@@ -66,7 +67,7 @@ class KnarrData:
 
     path: str
     sha1: str
-    setup: dict[str, object]
+    setup: dict[str, Any]  # values of every kind: read by key, converted where used
     ship: dict[str, tuple[Gain, Gain, Gain]]
     viking_colour: tuple[int, ...]  # card id -> colour
     viking_asset: tuple[int, ...]  # card id -> asset
@@ -204,7 +205,7 @@ def load(path: str | Path | None = None) -> KnarrData:
 
 def _build(doc: dict, path: Path, sha1: str, rec: list[str]) -> KnarrData:
     """Components for the rules from a checked document; checks what spans tables."""
-    setup: dict[str, object] = {key: item["value"] for key, item in doc["setup"].items()}
+    setup: dict[str, Any] = {key: item["value"] for key, item in doc["setup"].items()}
     thresholds = [t for t, _ in doc["setup"]["reputation_income"]["value"]]
     if any(b <= a for a, b in zip(thresholds, thresholds[1:], strict=False)):
         fail(

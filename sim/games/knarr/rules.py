@@ -290,7 +290,7 @@ def _payments(
             if need > have:
                 missing += need - have
         if missing > recruits:
-            return []
+            return ()
         total = sum(cost)
         ranges = [
             range(max(0, need - recruits), min(have, need) + 1) if need else _NOTHING
@@ -433,7 +433,7 @@ def discard_options(state: KnarrState, data: KnarrData, seat: int) -> list[Optio
 
 def free_options(state: KnarrState, data: KnarrData, seat: int) -> list[Option]:
     """Trade (A.5 step 3), Develop (line 20) and Renew (line 30), each once per turn."""
-    out = []
+    out: list[Option] = []
     if not state.traded:
         out.extend(Option("trade", k) for k in range(1, min(3, state.bracelets[seat]) + 1))
     if skali(state):
@@ -453,7 +453,7 @@ def renew_options(state: KnarrState) -> list[Option]:
     card(s) under the deck, and reveal new cards to replace them' (ruling R19): every renewed card is
     replaced by a new one, so no more cards are renewed than the Building deck holds."""
     live = [i for i, b in enumerate(state.display) if b >= 0]
-    out = []
+    out: list[Option] = []
     for k in range(1, min(2, len(state.building_deck)) + 1):
         out.extend(Option("renew", pay=slots) for slots in combinations(live, k))
     return out
