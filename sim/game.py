@@ -210,7 +210,7 @@ _STATE_SET_AFTER = _StateSetAfter()
 def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in ``rng``'s exact state (same draws from here on; its
     ``bit_generator.seed_seq`` is a placeholder: nothing spawns from a game's generator)."""
-    bits = type(rng.bit_generator)(_STATE_SET_AFTER)
+    bits = type(rng.bit_generator)(_STATE_SET_AFTER)  # type: ignore[arg-type]  # numpy takes any ISeedSequence
     bits.state = rng.bit_generator.state
     return np.random.Generator(bits)
 

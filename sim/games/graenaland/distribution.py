@@ -91,7 +91,7 @@ class ProposalOptions(Sequence):
     def __len__(self) -> int:
         return self.total
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self.total))]
         if index < 0:

@@ -432,8 +432,10 @@ class Graenaland(GameBase[GraenalandState, GraenalandData]):
                                                    None if pend[3] is None else tuple(pend[3]))
         state.taken = {int(k): tuple(v) for k, v in doc["taken"]}
         state.start_positions = [tuple(x) for x in doc["start_positions"]]
-        state.history = [ProposalRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in r.items()})
-                         for r in doc["history"]]
+        records: list[dict[str, Any]] = [
+            {k: tuple(v) if isinstance(v, list) else v for k, v in r.items()} for r in doc["history"]
+        ]
+        state.history = [ProposalRecord(**fields) for fields in records]
         state.anchor = None if doc["anchor"] is None else (doc["anchor"][0], list(doc["anchor"][1]))
         state.rng.bit_generator.state = doc["rng"]
         return state

@@ -42,7 +42,7 @@ class Action(NamedTuple):
 
     kind: str
     territory: int = -1
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # a field named like tuple.index, read by name
 
 
 ACTION_KINDS = ("supply", "village", "fortress", "church", "hall", "army", "road", "yield", "market",

@@ -144,7 +144,7 @@ def to_move(state: GraenalandState) -> tuple[int, ...]:
 def _eligible(state: GraenalandState) -> tuple[int, ...]:
     """Players who can reach the winning victory points, clockwise from the main player (line 313)."""
     n = state.n_players
-    points = state.data.victory_points  # type: ignore[attr-defined]
+    points = state.data.victory_points
     return tuple(p for p in ((state.main + i) % n for i in range(n)) if state.claims[p] >= points)
 
 
@@ -164,6 +164,7 @@ def options(state: GraenalandState, board: Board, data: GraenalandData, seat: in
     if phase == FEE:
         return building.fee_options(state, data, seat)
     if phase == CONTRIBUTE:
+        assert state.joint is not None  # the joint building being paid for (line 212)
         return building.contribution_options(state, data, seat, data.costs[PUBLIC[state.joint[0]]])
     if phase == JOINT:
         return [DECISIONS[0]] + ([DECISIONS[1]] if _joint_feasible(state, board, data) else [])

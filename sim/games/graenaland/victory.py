@@ -46,9 +46,9 @@ def _memo(state: GraenalandState, data: GraenalandData) -> tuple:
     memo = state.goals_memo
     if memo is None:
         seats: Iterable[int] = range(state.n_players)
-        values = [()] * state.n_players
-        met = [()] * state.n_players
-        counts = [0] * state.n_players
+        values: list[tuple[int, ...]] = [()] * state.n_players
+        met: list[tuple[bool, ...]] = [()] * state.n_players
+        counts: list[int] = [0] * state.n_players
     elif state.goals_stale:
         seats = state.goals_stale
         values, met, counts = (list(x) for x in memo)

@@ -83,7 +83,7 @@ def _build(doc: dict, path: Path, sha1: str, reconstructed: list[str]) -> Mainla
             rots.append(layout)
             uniq.append(layout not in seen)
             seen.add(layout)
-            layout = rotate(layout)
+            layout = rotate(layout)  # type: ignore[arg-type]  # a card has four items (checked on reading)
         ids.append(card["id"])
         rotations.append(rots)
         unique.append(uniq)
