@@ -48,44 +48,57 @@ def run_icons(state: GreenlandState, data: GreenlandData) -> None:
 
 
 def apply_icon(state: GreenlandState, data: GreenlandData, icon: str, arg: str) -> None:
-    """The event icons (events.toml; reference B.3.4)."""
+    """The event icons (events.toml; reference B.3.4): a row's climate or migration (``row_icon``), else an
+    icon every living tribe meets (``tribe_icon``), its losses counted."""
     if icon in ("cool", "warm", "migration"):
-        row = ("north", "south").index(arg)
-        if icon == "cool" and state.warm[row]:
-            state.cold[row].insert(0, state.warm[row].pop(0))
-        elif icon == "warm" and state.cold[row]:
-            state.warm[row].insert(0, state.cold[row].pop(0))
-        elif icon == "migration":
-            far = [c for c in state.warm[row] if not data.biomes[c].new_world]
-            if far:
-                state.warm[row].remove(far[-1])
-                state.gone.append(far[-1])
-                if state.decks[row]:
-                    state.warm[row].append(state.decks[row].pop())
+        row_icon(state, data, icon, ("north", "south").index(arg))
         return
     for seat in living(state):
         before = population(state, seat)
-        if icon == "decimate":
-            if population(state, seat) >= int(arg) and not state.elders[seat][CHIEF]:
-                k = state.pool[seat] // 2
-                state.pool[seat] -= k
-                to_valhalla(state, seat, k)
-        elif icon == "elder_death":
-            kill_elder(state, seat)
-        elif icon == "winter":
-            if not has(state, data, seat, "winter_free"):
-                due = -(-sum(state.elders[seat]) // 2)
-                paid = min(due, state.energy[seat])
-                state.energy[seat] -= paid
-                for _ in range(due - paid):
-                    kill_elder(state, seat)
-        elif icon == "plague":
-            k = state.pool[seat] // 5
+        tribe_icon(state, data, seat, icon, arg)
+        state.stats["event_losses"][seat] += before - population(state, seat)
+
+
+def row_icon(state: GreenlandState, data: GreenlandData, icon: str, row: int) -> None:
+    """A row's icons (reference B.3.4): cooling moves its first warm card to the cold side, warming its first
+    cold card back; a migration removes its last warm card that is not the New World and deals the deck's
+    next card to the warm side."""
+    if icon == "cool" and state.warm[row]:
+        state.cold[row].insert(0, state.warm[row].pop(0))
+    elif icon == "warm" and state.cold[row]:
+        state.warm[row].insert(0, state.cold[row].pop(0))
+    elif icon == "migration":
+        far = [c for c in state.warm[row] if not data.biomes[c].new_world]
+        if far:
+            state.warm[row].remove(far[-1])
+            state.gone.append(far[-1])
+            if state.decks[row]:
+                state.warm[row].append(state.decks[row].pop())
+
+
+def tribe_icon(state: GreenlandState, data: GreenlandData, seat: int, icon: str, arg: str) -> None:
+    """Decimation (unless a Chief), an elder's death, winter (energy per two elders, unless winter-free),
+    plague, a feast (reference B.3.4)."""
+    if icon == "decimate":
+        if population(state, seat) >= int(arg) and not state.elders[seat][CHIEF]:
+            k = state.pool[seat] // 2
             state.pool[seat] -= k
             to_valhalla(state, seat, k)
-        elif icon == "feast":
-            state.energy[seat] += 1
-        state.stats["event_losses"][seat] += before - population(state, seat)
+    elif icon == "elder_death":
+        kill_elder(state, seat)
+    elif icon == "winter":
+        if not has(state, data, seat, "winter_free"):
+            due = -(-sum(state.elders[seat]) // 2)
+            paid = min(due, state.energy[seat])
+            state.energy[seat] -= paid
+            for _ in range(due - paid):
+                kill_elder(state, seat)
+    elif icon == "plague":
+        k = state.pool[seat] // 5
+        state.pool[seat] -= k
+        to_valhalla(state, seat, k)
+    elif icon == "feast":
+        state.energy[seat] += 1
 
 
 def start_auction(state: GreenlandState, data: GreenlandData) -> bool:
