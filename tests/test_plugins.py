@@ -17,6 +17,7 @@ from analysis.study import packaged
 from sim.game import Game
 from sim.games import GAMES, get_game
 from sim.plugin import GamePlugin, registered
+from sim.search import searchable
 from strategies.registry import builtin, builtin_names, parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +51,8 @@ def test_a_plugin_declares_everything_its_game_brings(name: str) -> None:
         cls = parse_spec(strategy, name).cls
         assert f"{cls.__module__}:{cls.__name__}" in builtin()[strategy] and path in builtin()[strategy]
         assert name in cls.games, f"{path} plays {name}"
-    assert set(builtin_names(name)) == {"random", *plugin.strategies}
+    searching = {"ismcts"} if searchable(game) else set()  # search plays every game that declares determinize
+    assert set(builtin_names(name)) == {"random", *searching, *plugin.strategies}
     assert callable(plugin.load_sections()), "report sections"
     studies = [text for _, text, _ in plugin.study_texts()]
     assert studies, "a game brings at least one study"

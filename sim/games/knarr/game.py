@@ -261,6 +261,12 @@ class Knarr(GameBase[KnarrState, KnarrData]):
         new.legal = None
         return new
 
+    def determinize(self, state: KnarrState, seat: int, rng: Any) -> KnarrState:
+        """A full state consistent with what ``seat`` has seen, the rest redrawn (``knarr.hidden``)."""
+        from sim.games.knarr.hidden import determinize
+
+        return determinize(state, seat, rng)
+
     def from_dict(self, doc: dict[str, Any]) -> KnarrState:
         fields = fields_of(doc)
         fields["artifacts"] = tuple(doc["artifacts"])
