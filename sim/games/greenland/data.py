@@ -587,13 +587,38 @@ def load(path: str | Path | None = None) -> GreenlandData:
 
 
 def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> GreenlandData:
+    """The data from its parsed files: the tableau cards in id order (the farm animals, every tribe's
+    daughters, the inventions and imports), the tribes, then the decks checked against the set-up."""
     s = parts["setup"]
     tcards: list[TCard] = []
-    tribes = []
-    d = s["daughter"]
+    animal_ids = _animal_cards(s["animals"], tcards)
+    tribes = _tribes(s, animal_ids, tcards)
+    for c in parts["inventions"]:
+        tcards.append(TCard(id=len(tcards), tribe=-1, card=len(tcards), **c))
+    _check_decks(parts, s["setup"])
+    return GreenlandData(
+        path=path,
+        sha1=sha1,
+        setup=s["setup"],
+        die=parts["dice"],
+        hunt=parts["hunt"],
+        end=parts["scoring"]["end"],
+        score=parts["scoring"]["score"],
+        tribes=tuple(tribes),
+        biomes=parts["biomes"],
+        tcards=tuple(tcards),
+        ranks=parts["elders"],
+        events=parts["events"],
+        reconstructed=tuple(rec),
+    )
+
+
+def _animal_cards(animals: dict[str, Any], tcards: list[TCard]) -> dict[str, int]:
+    """Append the farm animal cards to ``tcards``; their ids by name. The two sides of one printed card
+    (line 13, the Sami's) share the first side's id as their ``card``."""
     animal_ids: dict[str, int] = {}
     first_side: dict[str, int] = {}  # printed card -> its first side's id (line 13)
-    for name, a in s["animals"].items():
+    for name, a in animals.items():
         animal_ids[name] = len(tcards)
         tcards.append(
             TCard(
@@ -611,28 +636,18 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                 raid_bloody=tuple(a.get("raid_bloody", [6])),
             )
         )
+    return animal_ids
+
+
+def _tribes(s: dict[str, Any], animal_ids: dict[str, int], tcards: list[TCard]) -> list[Tribe]:
+    """The tribes in placard order (line 13: colour, home row, daughters, farm animals), each tribe's
+    daughter cards appended to ``tcards``."""
+    tribes = []
     for t, name in enumerate(TRIBES):
         entry = s["tribes"][name]
         if entry["colour"] != COLOURS[t]:
             raise ValueError(f"tribes.{name}.colour must be {COLOURS[t]} (line 13)")
-        daughters = []
-        for k in range(int(entry["daughters"])):
-            daughters.append(len(tcards))
-            tcards.append(
-                TCard(
-                    id=len(tcards),
-                    name=f"{name} daughter {k + 1}",
-                    kind="daughter",
-                    tribe=t,
-                    card=len(tcards),
-                    energy=int(d["energy"]),
-                    elders=int(d["elders"]),
-                    either=bool(d.get("either", False)),
-                    babies=int(d["babies"]),
-                    raid_hits=tuple(d.get("raid_hits", [1])),
-                    raid_bloody=tuple(d.get("raid_bloody", [6])),
-                )
-            )
+        daughters = _daughter_cards(s["daughter"], name, t, int(entry["daughters"]), tcards)
         for a in entry["animals"]:
             if a not in animal_ids:
                 raise ValueError(f"tribes.{name}: unknown animal {a!r}")
@@ -645,27 +660,36 @@ def _assemble(parts: dict[str, Any], rec: list[str], path: str, sha1: str) -> Gr
                 tuple(animal_ids[a] for a in entry["animals"]),
             )
         )
-    for c in parts["inventions"]:
-        tcards.append(TCard(id=len(tcards), tribe=-1, card=len(tcards), **c))
-    events = parts["events"]
-    if len(events) < int(s["setup"]["events_in_deck"]):
+    return tribes
+
+
+def _daughter_cards(d: dict[str, Any], name: str, tribe: int, count: int, tcards: list[TCard]) -> list[int]:
+    """Append a tribe's ``count`` daughter cards (all alike, ``setup.daughter``) to ``tcards``; their ids."""
+    daughters = []
+    for k in range(count):
+        daughters.append(len(tcards))
+        tcards.append(
+            TCard(
+                id=len(tcards),
+                name=f"{name} daughter {k + 1}",
+                kind="daughter",
+                tribe=tribe,
+                card=len(tcards),
+                energy=int(d["energy"]),
+                elders=int(d["elders"]),
+                either=bool(d.get("either", False)),
+                babies=int(d["babies"]),
+                raid_hits=tuple(d.get("raid_hits", [1])),
+                raid_bloody=tuple(d.get("raid_bloody", [6])),
+            )
+        )
+    return daughters
+
+
+def _check_decks(parts: dict[str, Any], setup: dict[str, Any]) -> None:
+    """Enough events for the deck (line 9) and enough biomes for each row (line 11)."""
+    if len(parts["events"]) < int(setup["events_in_deck"]):
         raise ValueError("events: fewer cards than setup.events_in_deck")
-    biomes = parts["biomes"]
     for row in ROWS:
-        if sum(b.deck == row for b in biomes) < int(s["setup"]["row_size"]):
+        if sum(b.deck == row for b in parts["biomes"]) < int(setup["row_size"]):
             raise ValueError(f"biomes: the {row} deck is smaller than setup.row_size")
-    return GreenlandData(
-        path=path,
-        sha1=sha1,
-        setup=s["setup"],
-        die=parts["dice"],
-        hunt=parts["hunt"],
-        end=parts["scoring"]["end"],
-        score=parts["scoring"]["score"],
-        tribes=tuple(tribes),
-        biomes=biomes,
-        tcards=tuple(tcards),
-        ranks=parts["elders"],
-        events=events,
-        reconstructed=tuple(rec),
-    )

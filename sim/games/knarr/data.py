@@ -204,75 +204,14 @@ def load(path: str | Path | None = None) -> KnarrData:
 
 
 def _build(doc: dict, path: Path, sha1: str, rec: list[str]) -> KnarrData:
-    """Components for the rules from a checked document; checks what spans tables."""
+    """Components for the rules from a checked document; checks what spans tables (in this order: the set-up,
+    the ship, the Viking deck, the destinations, the buildings, the Skali)."""
     setup: dict[str, Any] = {key: item["value"] for key, item in doc["setup"].items()}
-    thresholds = [t for t, _ in doc["setup"]["reputation_income"]["value"]]
-    if any(b <= a for a, b in zip(thresholds, thresholds[1:], strict=False)):
-        fail(
-            "setup.reputation_income.value",
-            f"thresholds {thresholds}",
-            "[threshold, VP] pairs, thresholds rising",
-        )
-    for start, top in (("recruits", "cap_recruit"), ("bracelets", "cap_bracelet")):
-        if doc["setup"][start]["value"] > doc["setup"][top]["value"]:
-            fail(
-                f"setup.{start}",
-                f"{doc['setup'][start]['value']} is above setup.{top}",
-                f"at most setup.{top}",
-            )
+    _check_setup(doc["setup"])
     ship = {side: _slots(item["value"], f"ship.{side}") for side, item in doc["ship"].items()}
-    colour, asset, min_players = [], [], []
-    for cname in COLOURS:
-        for aname, counts in doc["vikings"][cname]["counts"].items():
-            prev = 0
-            for players, count in zip(PLAYER_COUNTS, counts, strict=True):
-                for _ in range(count - prev):
-                    colour.append(COLOURS.index(cname))
-                    asset.append(ASSETS.index(aname))
-                    min_players.append(players)
-                prev = count
-    crew = doc["setup"]["crew_size"]["value"]
-    per_seat = crew + doc["setup"]["hand_size"]["value"]
-    for n in PLAYER_COUNTS:
-        cards = [c for c, m in enumerate(min_players) if m <= n]
-        colours = len({colour[c] for c in cards})
-        if len(cards) < 5 + n * per_seat or colours < crew:
-            fail(
-                "vikings",
-                f"the {n}-player deck has {len(cards)} cards in {colours} colours",
-                f"at least 5 + {n} x (crew_size + hand_size) = {5 + n * per_seat} cards in {crew} colours",
-            )
-    dests = []
-    for d in doc["destinations"]:
-        kind, n, counts = _cost(d["cost"])
-        where = f"destinations.{d['id']}"
-        dests.append(
-            Destination(
-                id=d["id"],
-                deck=d["deck"],
-                cost_kind=kind,
-                cost_n=n,
-                cost=counts,
-                gain=gain_of(d["gain"], where),
-                row=_slots(d["row"], where),  # type: ignore[arg-type]
-                expansion=d.get("expansion", False),
-            )
-        )
-    for key in ("A", "B"):
-        if sum(d.deck == key and not d.expansion for d in dests) < 3:
-            fail("destinations", f"deck {key} has fewer than 3 base destinations", "at least 3 per deck")
-    buildings = []
-    for b in doc["buildings"]:
-        where = f"buildings.{b['id']}"
-        buildings.append(
-            Building(
-                id=b["id"],
-                cost=b["cost"],
-                rows=tuple(gain_of(r, where) for r in b["rows"]),  # type: ignore[arg-type]
-                most_raid=gain_of(b["most_raid"], where),
-                fewest_raid=gain_of(b["fewest_raid"], where),
-            )
-        )
+    colour, asset, min_players = _vikings(doc)
+    dests = _destinations(doc["destinations"])
+    buildings = _buildings(doc["buildings"])
     sk = doc["skali"]
     for key in SKALI_VALUES:
         setup[key] = sk[key]["value"]
@@ -295,3 +234,89 @@ def _build(doc: dict, path: Path, sha1: str, rec: list[str]) -> KnarrData:
         special_rows=tuple(gain_of(r, "special_building.rows") for r in sp["rows"]),  # type: ignore[arg-type]
         reconstructed=tuple(rec),
     )
+
+
+def _check_setup(setup: dict[str, Any]) -> None:
+    """Reputation income thresholds rise; the starting recruits and bracelets are within their caps."""
+    thresholds = [t for t, _ in setup["reputation_income"]["value"]]
+    if any(b <= a for a, b in zip(thresholds, thresholds[1:], strict=False)):
+        fail(
+            "setup.reputation_income.value",
+            f"thresholds {thresholds}",
+            "[threshold, VP] pairs, thresholds rising",
+        )
+    for start, top in (("recruits", "cap_recruit"), ("bracelets", "cap_bracelet")):
+        if setup[start]["value"] > setup[top]["value"]:
+            fail(
+                f"setup.{start}",
+                f"{setup[start]['value']} is above setup.{top}",
+                f"at most setup.{top}",
+            )
+
+
+def _vikings(doc: dict) -> tuple[list[int], list[int], list[int]]:
+    """The Viking cards' (colour, asset, fewest players that use the card), from each colour's cumulative
+    counts per player count; each player count's deck holds at least 5 cards more than its crews and hands."""
+    colour, asset, min_players = [], [], []
+    for cname in COLOURS:
+        for aname, counts in doc["vikings"][cname]["counts"].items():
+            prev = 0
+            for players, count in zip(PLAYER_COUNTS, counts, strict=True):
+                for _ in range(count - prev):
+                    colour.append(COLOURS.index(cname))
+                    asset.append(ASSETS.index(aname))
+                    min_players.append(players)
+                prev = count
+    crew = doc["setup"]["crew_size"]["value"]
+    per_seat = crew + doc["setup"]["hand_size"]["value"]
+    for n in PLAYER_COUNTS:
+        cards = [c for c, m in enumerate(min_players) if m <= n]
+        colours = len({colour[c] for c in cards})
+        if len(cards) < 5 + n * per_seat or colours < crew:
+            fail(
+                "vikings",
+                f"the {n}-player deck has {len(cards)} cards in {colours} colours",
+                f"at least 5 + {n} x (crew_size + hand_size) = {5 + n * per_seat} cards in {crew} colours",
+            )
+    return colour, asset, min_players
+
+
+def _destinations(table: list[dict]) -> list[Destination]:
+    """The destination cards, their costs and gains checked; each deck (A, B) holds 3 base cards or more."""
+    dests = []
+    for d in table:
+        kind, n, counts = _cost(d["cost"])
+        where = f"destinations.{d['id']}"
+        dests.append(
+            Destination(
+                id=d["id"],
+                deck=d["deck"],
+                cost_kind=kind,
+                cost_n=n,
+                cost=counts,
+                gain=gain_of(d["gain"], where),
+                row=_slots(d["row"], where),  # type: ignore[arg-type]
+                expansion=d.get("expansion", False),
+            )
+        )
+    for key in ("A", "B"):
+        if sum(d.deck == key and not d.expansion for d in dests) < 3:
+            fail("destinations", f"deck {key} has fewer than 3 base destinations", "at least 3 per deck")
+    return dests
+
+
+def _buildings(table: list[dict]) -> list[Building]:
+    """The expansion's buildings, their row and raid gains checked."""
+    buildings = []
+    for b in table:
+        where = f"buildings.{b['id']}"
+        buildings.append(
+            Building(
+                id=b["id"],
+                cost=b["cost"],
+                rows=tuple(gain_of(r, where) for r in b["rows"]),  # type: ignore[arg-type]
+                most_raid=gain_of(b["most_raid"], where),
+                fewest_raid=gain_of(b["fewest_raid"], where),
+            )
+        )
+    return buildings
