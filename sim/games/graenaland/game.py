@@ -389,6 +389,12 @@ class Graenaland(GameBase[GraenalandState, GraenalandData]):
         """An independent copy, much cheaper than ``from_dict(to_dict(state))`` (``state.copy_state``)."""
         return copy_state(state)
 
+    def determinize(self, state: GraenalandState, seat: int, rng: Any) -> GraenalandState:
+        """A full state consistent with what ``seat`` has seen, the rest redrawn (``graenaland.hidden``)."""
+        from sim.games.graenaland.hidden import determinize
+
+        return determinize(state, seat, rng)
+
     def to_dict(self, state: GraenalandState) -> dict[str, Any]:
         data = state.data
         plain = {
