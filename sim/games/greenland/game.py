@@ -368,6 +368,12 @@ class Greenland(GameBase[GreenlandState, GreenlandData]):
             new.score_memo = state.score_memo.copy()
         return new
 
+    def determinize(self, state: GreenlandState, seat: int, rng: Any) -> GreenlandState:
+        """A full state consistent with what ``seat`` has seen, the rest redrawn (``greenland.hidden``)."""
+        from sim.games.greenland.hidden import determinize
+
+        return determinize(state, seat, rng)
+
     def from_dict(self, doc: dict[str, Any]) -> GreenlandState:
         fields = fields_of(doc)
         for key in ("hunters", "colonists", "placed", "husbands"):
