@@ -1,0 +1,43 @@
+"""Instructions per decision, counted by valgrind (the load of a shared machine does not move them).
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=functools_reduce \\
+        --callgrind-out-file=/tmp/cg.out .venv/bin/python -m tools.count_instructions mainland random 100 rec
+    grep -m1 '^summary:\\|^totals:' /tmp/cg.out     # Ir: divide by the DECISIONS line printed
+
+One chunk of GAMES games (four players, every seat STRATEGY) is played with records written (``rec``) or
+without (``bare``) after an uncounted warm-up (imports, compiled kernels, Arrow and Parquet); only the
+timed chunk runs inside ``functools.reduce``, which is what callgrind is told to count.  The ratio of the
+two modes is the cost of recording in instructions; the peer's counts are taken the same way on
+``tools/peer_bench.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import tempfile
+from pathlib import Path
+
+from sim.runner import make_plan, simulate_chunk
+from sim.tables import TABLES
+
+
+def main(argv: list[str]) -> None:
+    game, strategy, games, mode = argv[0], argv[1], int(argv[2]), argv[3]
+    if mode not in ("rec", "bare"):
+        raise SystemExit("usage: python -m tools.count_instructions GAME STRATEGY GAMES rec|bare")
+    plan, _ = make_plan(game, 4, [strategy], seats="fixed", seed=42)
+    folder = Path(tempfile.mkdtemp())
+    for table in TABLES:
+        (folder / table).mkdir()
+    simulate_chunk(plan, 0, 10**9, 10**9 + 2, folder)  # warm-up, not counted
+    simulate_chunk(plan, 0, 10**9, 10**9 + 2, None)
+    for part in folder.rglob("*.parquet"):
+        part.unlink()
+    out = folder if mode == "rec" else None
+    summary = functools.reduce(lambda _, __: simulate_chunk(plan, 1, 0, games, out), [0], None)
+    print("DECISIONS", summary.decisions, "GAMES", games)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
