@@ -227,7 +227,7 @@ COPY_STATES = 40  # states per game timed by ``measure_copy`` (fewer in a shorte
 def sample_states(game: Game, plan: RunPlan, n_games: int) -> list[Any]:
     """States all through ``n_games`` seeded games with uniformly random choices: about ``COPY_STATES``
     per game, evenly spaced over its decision points (the first one and the terminal one included)."""
-    states = []
+    states: list[Any] = []
     for g in range(n_games):
         pick = np.random.default_rng(game_seed(plan.seed, g))
         state = game.new_state(plan.players, plan.rules, plan.data, game_seed(plan.seed, g))

@@ -126,6 +126,7 @@ def _failure(
     return exc
 
 
+# size: the hot loop of every game, kept whole (no call per decision beyond the game's and the strategies')
 def play_game(
     game: Game,
     n_players: int,

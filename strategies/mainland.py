@@ -45,7 +45,7 @@ class OnePlyStrategy(Strategy):
     def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
         raise NotImplementedError
 
-    def choose(self, view: MainlandView, options: np.ndarray) -> Any:
+    def choose(self, view: MainlandView, options: Any) -> Any:  # options: an (n, 5) integer array
         if view.phase == START:
             return self.start_of_turn(view, options)
         ev = evaluate(view, options)
@@ -90,6 +90,8 @@ class BuilderStrategy(OnePlyStrategy):
 
     name = "builder"
     params = {"climb": (float, 1.0), "protect": (float, 1.5)}
+    climb: float
+    protect: float
 
     def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
         climb = sum(level * ev.placed[:, item] for item, level in CHAIN_LEVEL.items())
@@ -106,6 +108,7 @@ class RaiderStrategy(OnePlyStrategy):
 
     name = "raider"
     params = {"aggression": (float, 1.0)}
+    aggression: float
 
     def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
         gain = ev.gain

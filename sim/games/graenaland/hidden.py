@@ -78,7 +78,7 @@ PAY_TRIES = 200
 def determinize(state: GraenalandState, seat: int, rng: np.random.Generator) -> GraenalandState:
     """A new full state in which everything hidden from ``seat`` is drawn again from ``rng`` (see the
     module docstring); a function of ``seat``'s information and ``rng`` only."""
-    data: GraenalandData = state.data  # type: ignore[attr-defined]
+    data: GraenalandData = state.data
     board = build_board(data, state.n_players)
     new = copy_state(state)
     new.rng = np.random.default_rng(int(rng.integers(2**63)))

@@ -95,7 +95,7 @@ class Mainland(GameBase[MainlandState, MainlandData]):
             if kind == REPLACE:
                 rot = r = c = -1
         elif kind == PLACE_CAMP:
-            card = state.data.camp_card  # type: ignore[attr-defined]
+            card = state.data.camp_card
             index = -1
         else:
             card = index = rot = r = c = -1
@@ -110,6 +110,7 @@ class Mainland(GameBase[MainlandState, MainlandData]):
     def result(self, state: MainlandState) -> Result:
         """Highest score wins (line 235); equal scores share the win (ruling R8)."""
         s = state.scores
+        assert s is not None  # set by rules.set_scores from the first placement on
         parts = [
             {
                 "mainland_tiles": float(s[p, 1]),
