@@ -147,6 +147,12 @@ class Mainland(GameBase[MainlandState, MainlandData]):
         new.public_arrays = new.rules_proxy = None  # views of the original's arrays and rules
         return new
 
+    def determinize(self, state: MainlandState, seat: int, rng: Any) -> MainlandState:
+        """A full state consistent with what ``seat`` has seen, the rest redrawn (``mainland.hidden``)."""
+        from sim.games.mainland.hidden import determinize
+
+        return determinize(state, seat, rng)
+
     def from_dict(self, doc: dict[str, Any]) -> MainlandState:
         data = self.data_of(doc)
         state = self.new_state(doc["n_players"], doc["rules"], data, doc["seed"])
