@@ -20,15 +20,7 @@ def report_command(
     title: TitleOpt = None,
 ) -> None:
     """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
-    from analysis.report import check_output, write_report
-    from analysis.runs import find_runs, read_manifest
-    from sim.tables import check_run_parts
-
-    target = check_output(output if output is not None else results[0] / "report.html")
-    for folder in find_runs(results):
-        tables = read_manifest(folder).get("tables", {})
-        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
-    print(f"report: {write_report(results, target, title=title)}")
+    _write(results, output, "report.html", title, compare=False)
 
 
 @app.command("compare")
@@ -45,15 +37,20 @@ def compare_command(
 ) -> None:
     """Compare runs of one game (two rule sets, strategy mixes or data files): every metric's difference
     with the first run, paired where the runs share seeds, the verdict first; then each run's report."""
+    _write(results, output, "compare.html", title, compare=True)
+
+
+def _write(results: list[Path], output: Path | None, default: str, title: str | None, compare: bool) -> None:
+    """Check the output path and every run's parts before anything is written, then write the page."""
     from analysis.report import check_output, write_report
     from analysis.runs import find_runs, read_manifest
     from sim.tables import check_run_parts
 
-    target = check_output(output if output is not None else results[0] / "compare.html")
+    target = check_output(output if output is not None else results[0] / default)
     for folder in find_runs(results):
         tables = read_manifest(folder).get("tables", {})
         check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
-    print(f"report: {write_report(results, target, title=title, compare=True)}")
+    print(f"report: {write_report(results, target, title=title, compare=compare)}")
 
 
 @app.command("replay")
