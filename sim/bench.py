@@ -48,6 +48,7 @@ from sim.runner import (
     resolve_game,
     simulate_chunk,
 )
+from sim.search import searchable
 from sim.seeding import game_seed
 from sim.tables import TABLES
 from strategies.registry import parse_spec
@@ -274,8 +275,9 @@ def copy_keys(game: str, players: int) -> dict[str, Any]:
 
 
 def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
-    """µs per ``copy``, ``to_dict``, ``from_dict`` and the round trip over states of seeded games
-    (5 games, or ``games`` where fewer), a quarter of ``seconds`` each."""
+    """µs per ``copy``, ``to_dict``, ``from_dict``, the round trip and (for a game that declares it)
+    ``determinize`` over states of seeded games (5 games, or ``games`` where fewer), a quarter of
+    ``seconds`` each."""
     game = resolve_game(plan.game_ref)
     n_games = 5 if games is None else min(games, 5)
     states = sample_states(game, plan, n_games)
@@ -285,6 +287,10 @@ def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, 
     docs = [game.to_dict(s) for s in states]
     from_dict_us, _ = time_each(game.from_dict, docs, budget)
     round_trip_us, _ = time_each(lambda s: game.from_dict(game.to_dict(s)), states, budget)
+    determinize_us = None
+    if searchable(game):  # what one search iteration costs beside its playout (seat 0's samples)
+        rng = np.random.default_rng(0)
+        determinize_us, _ = time_each(lambda s: game.determinize(s, 0, rng), states, budget)
     return {
         **copy_keys(plan.game_name, plan.players),
         "kind": "copy",
@@ -298,6 +304,7 @@ def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, 
         "round_trip_us": round(round_trip_us, 2),
         "round_trips_per_s": round(1e6 / round_trip_us, 1),
         "copy_speedup": round(round_trip_us / copy_us, 1),
+        "determinize_us": None if determinize_us is None else round(determinize_us, 2),
     }
 
 

@@ -11,7 +11,6 @@ line 54) and wherever a bribe awaits its answer (line 59).
 from __future__ import annotations
 
 import functools
-import time
 from collections import Counter
 from typing import Any
 
@@ -288,18 +287,6 @@ def test_ismcts_searches_a_greenland_state(players: int, monkeypatch: pytest.Mon
         picks.append(player.choose(GAME.view(truth, seat), options))
         assert picks[-1] in options and player.iterations_run == 20
     assert picks[0] == picks[1]
-
-
-def test_cost_of_a_determinization() -> None:
-    """Measured for the report (issue 19: the cost of an iteration is about one copy and one determinization);
-    the bound only catches a pathological slowdown."""
-    cases = _cases()[::5]
-    start = time.perf_counter()
-    for i, state, seat in cases:
-        determinize(state, seat, np.random.default_rng(i))
-    mean = (time.perf_counter() - start) / len(cases)
-    print(f"greenland determinize: {mean * 1e6:.0f} us mean over {len(cases)} states")
-    assert mean < 0.01
 
 
 def test_a_hand_card_offered_in_a_pending_bribe_stays_with_its_briber() -> None:

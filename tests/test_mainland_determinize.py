@@ -11,7 +11,6 @@ every few decisions and at every camp placement (line 67), so every phase (camp,
 from __future__ import annotations
 
 import functools
-import time
 from collections import Counter
 from typing import Any
 
@@ -269,15 +268,3 @@ def test_ismcts_searches_a_mainland_state(players: int, monkeypatch: pytest.Monk
         assert any(np.array_equal(pick, o) for o in options) and player.iterations_run == 20
         picks.append(pick.tolist())
     assert picks[0] == picks[1]
-
-
-def test_determinize_cost_is_small() -> None:
-    """Measured for the report (printed with ``-s``); bounded loosely so a slow machine does not fail it."""
-    cases = _cases()
-    generators = [np.random.default_rng(i) for i, _, _ in cases]
-    start = time.perf_counter()
-    for (_, state, seat), rng in zip(cases, generators, strict=True):
-        determinize(state, seat, rng)
-    micro = (time.perf_counter() - start) / len(cases) * 1e6
-    print(f"\nmainland determinize: {micro:.1f} us per call over {len(cases)} calls")
-    assert micro < 5000

@@ -69,6 +69,7 @@ COPY = (
     ("from_dict µs", lambda r: f"{r['from_dict_us']:,.1f}"),
     ("to_dict+from_dict µs", lambda r: f"{r['round_trip_us']:,.1f}"),
     ("copy speedup", lambda r: f"{r['copy_speedup']:,.1f}x"),
+    ("determinize µs", lambda r: "-" if r.get("determinize_us") is None else f"{r['determinize_us']:,.1f}"),
 )
 
 
