@@ -290,7 +290,8 @@ def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, 
     determinize_us = None
     if searchable(game):  # what one search iteration costs beside its playout (seat 0's samples)
         rng = np.random.default_rng(0)
-        determinize_us, _ = time_each(lambda s: game.determinize(s, 0, rng), states, budget)
+        determinize = getattr(game, "determinize")  # optional in the protocol: searchable() checked it
+        determinize_us, _ = time_each(lambda s: determinize(s, 0, rng), states, budget)
     return {
         **copy_keys(plan.game_name, plan.players),
         "kind": "copy",
