@@ -225,6 +225,7 @@ def histogram(frame: pl.DataFrame, value: str, xlabel: str, title: str, integer:
 def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, title: str) -> Figure:
     """Mean (with 95% interval) per ``group`` (x axis) and ``series`` (colours), one panel per player
     count."""
+    table = one_bar_each(table, group, series)
     counts = sorted(table["players"].unique().to_list()) if "players" in table.columns else [None]
     fig, axes = _facets(len(counts))
     # the series in one order whatever the frame's row order: the defaults first, then by name
@@ -260,6 +261,24 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
     fig.tight_layout()
     _shared_legend(fig, axes)
     return fig
+
+
+def one_bar_each(table: pl.DataFrame, group: str, series: str) -> pl.DataFrame:
+    """``table`` with a series that two rows share in one panel and group (two runs of one variant and
+    mix) numbered ("x", "x #2"), in the order of the rows' values, not the order the frame came in: a
+    bar for each row, and the same chart from the same records (issue 15, "Determinism")."""
+    keys = [k for k in ("players", group, series) if k in table.columns]
+    if not table.height or not bool(table.select(keys).is_duplicated().any()):
+        return table
+    plain = [c for c, t in table.schema.items() if t.is_numeric() or t in (pl.String, pl.Boolean)]
+    plain.sort(key=lambda c: c != "run")  # a run's bars share a number where the frame names the run
+    rank = pl.int_range(pl.len()).over(keys)
+    return table.sort(plain, nulls_last=True).with_columns(
+        pl.when(rank > 0)
+        .then(pl.col(series).cast(pl.String) + " #" + (rank + 1).cast(pl.String))
+        .otherwise(pl.col(series).cast(pl.String))
+        .alias(series)
+    )
 
 
 def head_to_head(table: pl.DataFrame, title: str = "Head to head") -> Figure:

@@ -46,9 +46,9 @@ class Estimate:
 
 def _ratio(y: Array, m: Array) -> tuple[Array, Array, Array, Array]:
     """(estimate, se, n, B) of the ratio Σ y_b / Σ m_b over blocks with m_b > 0 (methods section 2):
-    SE² = B/(B − 1) · Σ (y_b − p̂ m_b)² / (Σ m_b)²; nan se below two blocks."""
-    y = np.asarray(y, dtype=float)
-    m = np.asarray(m, dtype=float)
+    SE² = B/(B − 1) · Σ (y_b − p̂ m_b)² / (Σ m_b)²; nan se below two blocks.  The blocks are summed in
+    one order (``stats.in_order``), whatever order the records gave them in."""
+    y, m = stats.in_order(y, m)
     n = m.sum(axis=-1)
     b = np.count_nonzero(m > 0, axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -112,8 +112,8 @@ def cluster_mean(y: Array, m: Array, q: Array, excluded: Array | int = 0) -> Est
     or no game differs: s² = 0) the interval is undefined (nan bounds, ``fallback``) rather than
     [x, x]; so it is below two blocks.
     """
+    y, m, q = stats.in_order(y, m, q)
     est, se, n, b = _ratio(y, m)
-    q = np.asarray(q, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         s2 = (q.sum(axis=-1) - n * est**2) / (n - 1)
         scale = np.maximum(q.sum(axis=-1) / n, 1e-300)
@@ -167,7 +167,7 @@ def paired_difference(a: Array, b: Array) -> Difference:
     same ``base_game``).  The estimate is the mean of d_i = b_i − a_i, with a t interval and test on
     B − 1 df.  The pairing removes the deal's variance.  Where every d_i is equal the SE is 0: the
     interval is undefined (nan) and p is 1 when that common difference is 0, nan otherwise."""
-    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    d = np.sort(np.asarray(b, dtype=float) - np.asarray(a, dtype=float), axis=-1)  # sums in one order
     k = d.shape[-1]
     diff = d.mean(axis=-1)
     spread = d.max(axis=-1) - d.min(axis=-1)

@@ -122,7 +122,7 @@ def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     """(mean, low, high): the mean with its t interval on n - 1 degrees of freedom.  The bounds are nan
     below 2 values and where the values do not vary: a zero-width interval ("13.0 [13.0, 13.0]") would
     claim a certainty the sample cannot give."""
-    v = np.asarray(values, dtype=float)
+    v = np.sort(np.asarray(values, dtype=float))  # the records' order must not move the sums
     v = v[~np.isnan(v)]
     if len(v) == 0:
         return math.nan, math.nan, math.nan
@@ -170,8 +170,8 @@ def two_proportions(x_a: float, n_a: float, x_b: float, n_b: float, z: float = Z
 def two_means(a: np.ndarray, b: np.ndarray) -> Comparison:
     """Difference ``mean(b) - mean(a)`` with Welch's t interval (Welch-Satterthwaite degrees of freedom,
     the same as its test's; nan bounds where neither sample varies), Cohen's d and Welch's t test."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a = np.sort(np.asarray(a, dtype=float))  # the records' order must not move the sums
+    b = np.sort(np.asarray(b, dtype=float))
     if len(a) < 2 or len(b) < 2:
         return Comparison(math.nan, math.nan, math.nan, math.nan, "Cohen's d", math.nan, "Welch t")
     diff = float(b.mean() - a.mean())
@@ -246,6 +246,19 @@ def canonical_rows(matrix: np.ndarray) -> np.ndarray:
     if m.ndim != 2 or len(m) < 2:
         return m
     return m[np.lexsort(m.T[::-1])]
+
+
+def in_order(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The arrays' units (last axis) in one order, lexicographic by the first array's values, then the
+    second's, and so on, each array moved alike.  A sum over units (numpy's pairwise sum, a mean, a
+    variance) then does not depend on the order the records were read in (issue 15, "Determinism": "The
+    same records give byte-identical report"); polars' group_by and join give their rows in no fixed
+    order, and float addition is not associative."""
+    same = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in arrays))
+    if not same or same[0].ndim == 0:
+        return tuple(same)
+    order = np.lexsort(same[::-1], axis=-1)
+    return tuple(np.take_along_axis(a, order, axis=-1) for a in same)
 
 
 def _gap(rates: np.ndarray) -> np.ndarray:

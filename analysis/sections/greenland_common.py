@@ -61,11 +61,13 @@ def chart_tribes(frame: pl.DataFrame) -> pl.DataFrame:
 def bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None = None) -> pl.DataFrame:
     """Every (players, ``group``, ``series``) combination of ``frame`` (mean, low, high), the series in one
     order in every panel (``order``, else "defaults" first), so that a colour means the same series
-    everywhere; a missing combination is an empty bar."""
-    repeated = frame.group_by("players", group, series).len()["len"].max()
-    if "mix" in frame.columns and repeated is not None and int(repeated) > 1:  # several mixes: name them
-        frame = frame.with_columns((pl.col(series) + ", " + mix_words(pl.col("mix"))).alias(series))
-        order = None
+    everywhere; a missing combination is an empty bar.  Where two rows share a bar, the series is named
+    by its mix too, and where two runs share variant and mix, by the run's label as well: one bar a row,
+    whatever order the records came in (issue 15, "Determinism")."""
+    for column, words in (("mix", mix_words(pl.col("mix"))), ("run", pl.col("run"))):
+        if column in frame.columns and _repeated(frame, group, series):
+            frame = frame.with_columns((pl.col(series) + ", " + words).alias(series))
+            order = None
     names = order or sorted(
         frame[series].unique().to_list(), key=lambda v: (not v.startswith("defaults"), str(v))
     )
@@ -87,6 +89,11 @@ def bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None =
         .drop("_order")
         .with_columns(pl.col("mean", "low", "high").cast(pl.Float64).fill_null(float("nan")))
     )
+
+
+def _repeated(frame: pl.DataFrame, group: str, series: str) -> bool:
+    """Whether two rows of ``frame`` would draw the same bar (players, ``group`` and ``series``)."""
+    return frame.height > 0 and bool(frame.select("players", group, series).is_duplicated().any())
 
 
 def run_columns(frame: pl.DataFrame) -> list[Spec]:

@@ -104,7 +104,7 @@ def _scores_charts(runs: Runs, spread: pl.DataFrame) -> list[Chart]:
             spread.select(
                 "players",
                 "variant",
-                *(["mix"] if "mix" in spread.columns else []),
+                *[c for c in ("mix", "run") if c in spread.columns],
                 pl.lit(label).alias("measure"),
                 pl.col(f"{m}_mean").alias("mean"),
                 pl.col(f"{m}_low").alias("low"),
