@@ -1,50 +1,72 @@
-"""Invariants every registered game must keep, run over all of them (a new game is checked by
-being registered in ``sim.games.GAMES``):
+"""Every registered game, and the example external game (``examples/skald-tictactoe``), passes the
+conformance checker plug-in authors run, ``sim.testing.check_game`` (issue 17: "tests/test_every_game.py
+becomes an importable checker, e.g. sim.testing.check_game(game), run over every registered game and the
+example"): options never empty at any player count, ``record`` as wide as ``action_fields``, result parts
+exactly ``part_fields``, an illegal option refused with ``IllegalChoice`` and the state unchanged, a seat's
+view unchanged by a ``determinize`` sample of what it cannot see, ``--jobs 1`` and ``--jobs 2`` records
+byte-identical, global random state untouched, snapshots and copies playing on identically.
 
-* a run is a function of its seed and configuration: ``--jobs 1`` and ``--jobs 2`` write
-  byte-identical Parquet parts;
-* one game is a function of its game seed: the same seed replays it, other seeds differ;
-* nothing reads global random state (numpy's or the ``random`` module's);
-* a mid-game snapshot (``to_dict``/``from_dict``) plays on exactly like the original;
-* ``copy`` gives an independent state (no mutable object shared, playing it on leaves the original
-  as it was) that equals the original and plays on exactly like it;
+Beside it, what the checker leaves to Skald's own games:
+
+* other game seeds give other games;
 * the component data a worker process receives (pickled) equals the data loaded, and its objects keep
-  their attributes in slots, not in a ``__dict__``.
+  their attributes in slots, not in a ``__dict__``;
+* every action kind is declared with its columns, and every column documented (``skald records``).
+
+The example is registered here at run time (its folder on ``sys.path``, the registry patched, as
+``tests/test_plugins.py`` does) so that the README's test command checks it without installing it;
+CI installs it as well (``.ci/run``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import pickle
-import random
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+import sim.games
 from sim.game import copy_rng
 from sim.games import GAMES, get_game
-from sim.runner import RunConfig, play_game, run
+from sim.runner import play_game
 from sim.tables import TurnLog
+from sim.testing import check_game, final
 from strategies.registry import parse_spec
-from tests.golden_kit import parquet_parts
 
-#: (game, rule switches) played by the checks: every game with its defaults, plus the variants that
-#: switch on whole rule sets
-CASES: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in sorted(GAMES)] + [
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "skald-tictactoe"
+# on sys.path from collection on, before any test starts the loky workers (which keep the sys.path they
+# were started with, and must import the example's rules for its --jobs 2 run)
+if str(EXAMPLE) not in sys.path:
+    sys.path.append(str(EXAMPLE))
+
+#: (game, rule switches) checked: every registered game with its defaults, the example, plus the variants
+#: that switch on whole rule sets
+CASES: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in sorted({*GAMES, "tictactoe"})] + [
     ("knarr", {"skali": "true"}),
+    ("tictactoe", {"misere": "true"}),
 ]
+
+#: Skald's own games (the checks below hold them to the project's rules for data files and records docs)
+OWN = sorted(name for name, plugin in GAMES.items() if plugin.game.startswith("sim.games."))
+
+
+@pytest.fixture(autouse=True)
+def example_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example game in the registry (already there where it is installed)."""
+    if "tictactoe" not in GAMES:
+        from skald_tictactoe.plugin import PLUGIN
+
+        monkeypatch.setitem(sim.games.GAMES, "tictactoe", PLUGIN)
 
 
 def _players(name: str) -> int:
     game = get_game(name)
     return max(game.min_players, min(3, game.max_players))
-
-
-def _scripted(name: str) -> str:
-    """The game's first own strategy (greedy for Skald's four), or random where it brings none."""
-    return next(iter(GAMES[name].strategies), "random")
 
 
 def _ids(case: tuple[str, dict[str, Any]]) -> str:
@@ -53,142 +75,22 @@ def _ids(case: tuple[str, dict[str, Any]]) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_jobs_1_and_2_write_byte_identical_records(case: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
-    """Determinism: a run is a function of its seed and configuration, not of --jobs."""
+def test_the_game_passes_the_conformance_checker(case: tuple[str, dict[str, Any]]) -> None:
     name, rules = case
-    common = dict(
-        game=name,
-        players=_players(name),
-        games=4,
-        strategies=([_scripted(name), "random"] * 2)[: _players(name)],
-        seed=11,
-        chunk_size=2,
-        rules=rules,
-        progress=False,
-    )
-    run(RunConfig(**common, jobs=1, out=tmp_path / "a"))
-    run(RunConfig(**common, jobs=2, out=tmp_path / "b"))
-    a, b = parquet_parts(tmp_path / "a"), parquet_parts(tmp_path / "b")
-    assert len(a) >= 6 and a == b  # at least 2 chunks x 3 tables
-
-
-def _final(name: str, rules: dict[str, Any], seed: int) -> tuple[list[float], int]:
+    report = check_game(name, rules=rules)
+    ran = set(report.checked)
+    assert {"playouts", "options", "illegal", "hidden", "seeds", "snapshot", "copy", "jobs"} <= ran, report
     game = get_game(name)
-    n = _players(name)
-    specs = [parse_spec("random", name)] * n
-    outcome = play_game(game, n, rules, game.load_data(None), seed, specs, game.default_max_decisions)
-    return outcome.result.scores, outcome.decisions
+    assert report.checked["playouts"] == 2 * (game.max_players - game.min_players + 1), "every player count"
+    if name != "tictactoe":  # the example hides nothing; the four games hide hands and deck orders
+        assert report.checked.get("hidden changed", 0) > 0, f"{name}: no sample changed hidden information"
 
 
-@pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_same_seed_twice_same_game_other_seed_differs(case: tuple[str, dict[str, Any]]) -> None:
-    name, rules = case
-    assert _final(name, rules, 5) == _final(name, rules, 5)
-    assert any(_final(name, rules, 5) != _final(name, rules, s) for s in (6, 7, 8))
-
-
-@pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_the_game_ignores_global_random_state(case: tuple[str, dict[str, Any]]) -> None:
-    """Seeding or drawing from the global generators between games changes nothing."""
-    name, rules = case
-    np.random.seed(1)
-    random.seed(1)
-    first = _final(name, rules, 17)
-    np.random.seed(2)
-    random.seed(2)
-    np.random.random(100)
-    random.random()
-    assert _final(name, rules, 17) == first
-
-
-Logged = list[tuple[int, str, tuple[int, ...]]]
-
-
-def _step(game: Any, state: Any, pick: np.random.Generator) -> Logged:
-    """One decision point with choices drawn from ``pick``; the (seat, kind, fields) recorded."""
-    choices = {}
-    for seat in game.to_move(state):
-        options = game.legal_options(state, seat)
-        choices[seat] = options[int(pick.integers(len(options)))]
-    logged = [(seat, *game.record(state, seat, choice)) for seat, choice in choices.items()]
-    game.apply(state, choices)
-    return logged
-
-
-def _mid_game(name: str, rules: dict[str, Any], seed: int, steps: int) -> tuple[Any, Any]:
-    """(game, state) after ``steps`` random decision points (fewer if the game ends)."""
+@pytest.mark.parametrize("name", sorted({*GAMES, "tictactoe"}))
+def test_other_seeds_give_other_games(name: str) -> None:
     game = get_game(name)
-    state = game.new_state(_players(name), rules, game.load_data(None), seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if game.is_terminal(state):
-            break
-        _step(game, state, rng)
-    return game, state
-
-
-def _play_on_alike(game: Any, a: Any, b: Any, steps: int) -> None:
-    """``a`` and ``b`` make the same records for the same choices and end alike."""
-    rng_a, rng_b = np.random.default_rng(99), np.random.default_rng(99)
-    for _ in range(steps):
-        if game.is_terminal(a):
-            break
-        assert _step(game, b, rng_b) == _step(game, a, rng_a)
-    assert game.is_terminal(b) == game.is_terminal(a)
-    assert game.scores(b) == game.scores(a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_a_snapshot_plays_on_like_the_original(case: tuple[str, dict[str, Any]]) -> None:
-    """``to_dict``/``from_dict`` half-way through: the copy makes the same decisions and ends the same."""
-    game, state = _mid_game(*case, seed=23, steps=60)
-    copy = game.from_dict(game.to_dict(state))
-    assert game.to_dict(copy) == game.to_dict(state)
-    _play_on_alike(game, state, copy, 200)
-
-
-_MUTABLE = (list, dict, set, bytearray, np.ndarray, np.random.Generator, np.random.BitGenerator)
-
-
-def _mutables(obj: Any, path: str, found: dict[int, str]) -> None:
-    """Every mutable object reachable from ``obj`` (items, values), by id, with its path (a read-only
-    numpy array is not: a state may share one it replaces rather than writes)."""
-    if isinstance(obj, _MUTABLE) and not (isinstance(obj, np.ndarray) and not obj.flags.writeable):
-        found[id(obj)] = path
-    if isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            _mutables(item, f"{path}[{i}]", found)
-    elif isinstance(obj, dict):
-        for key, value in obj.items():
-            _mutables(value, f"{path}[{key!r}]", found)
-    elif isinstance(obj, np.random.Generator):
-        _mutables(obj.bit_generator, f"{path}.bit_generator", found)
-
-
-@pytest.mark.parametrize("case", CASES, ids=_ids)
-@pytest.mark.parametrize("steps", [0, 45, 90])
-def test_copy_is_independent_equal_and_plays_on_like_the_original(
-    case: tuple[str, dict[str, Any]], steps: int
-) -> None:
-    """``copy`` (what search plays on): equal ``to_dict``, no mutable object in common with the
-    original (the component data aside), playing the copy to the end leaves the original as it was,
-    and a second copy makes the same records as the original for the same choices."""
-    game, state = _mid_game(*case, seed=31, steps=steps)
-    copy = game.copy(state)
-    assert type(copy) is type(state) and game.to_dict(copy) == game.to_dict(state)
-    ours: dict[int, str] = {}
-    theirs: dict[int, str] = {}
-    for key, value in vars(state).items():
-        if key != "data":
-            _mutables(value, key, ours)
-    for key, value in vars(copy).items():
-        if key != "data":
-            _mutables(value, key, theirs)
-    assert sorted(ours[i] for i in ours.keys() & theirs.keys()) == []
-    before = game.to_dict(state)
-    _play_on_alike(game, game.copy(copy), copy, 4000)  # the copy of a copy too
-    assert game.to_dict(state) == before
-    _play_on_alike(game, state, game.copy(state), 300)
+    n, cap = _players(name), game.default_max_decisions
+    assert any(final(game, n, {}, 5, cap) != final(game, n, {}, s, cap) for s in (6, 7, 8, 9, 10))
 
 
 def _data_objects(obj: Any) -> list[Any]:
@@ -206,7 +108,7 @@ def _data_objects(obj: Any) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", OWN)
 def test_component_data_pickles_to_slotted_equal_objects(name: str) -> None:
     """Workers (loky, Dask) get the run's data pickled. An object whose attributes live in a ``__dict__``
     comes out of pickling with a dictionary CPython 3.11 reads attributes from more slowly than from a
@@ -220,7 +122,7 @@ def test_component_data_pickles_to_slotted_equal_objects(name: str) -> None:
     assert [type(o) for o in _data_objects(copy)] == [type(o) for o in objects]
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", OWN)
 def test_action_columns_are_declared_per_kind_and_named(name: str) -> None:
     """The turns table's action columns: every kind a game records is declared in ``action_kinds``
     with the columns it fills (names of ``action_fields``), every other column of its rows is -1, and
