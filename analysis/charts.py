@@ -157,7 +157,9 @@ def win_rates(table: pl.DataFrame, position: str = "seat", title: str = "Win rat
         series = part.select("variant", "mix").unique(maintain_order=True).rows()
         width = 0.8 / max(len(series), 1)
         for i, (variant, mix) in enumerate(series):
-            s = part.filter((pl.col("variant") == variant) & (pl.col("mix") == mix)).sort(position)
+            # two runs of one variant and mix share a series: their rows in one order, not the frame's
+            ties = [c for c in ("run", "win_rate", "ci_low", "ci_high") if c in part.columns]
+            s = part.filter((pl.col("variant") == variant) & (pl.col("mix") == mix)).sort(position, *ties)
             x = np.arange(s.height) + (i - (len(series) - 1) / 2) * width
             rate = s["win_rate"].to_numpy() * 100
             err = _err(rate, s["ci_low"].to_numpy() * 100, s["ci_high"].to_numpy() * 100)
@@ -265,8 +267,9 @@ def grouped_means(table: pl.DataFrame, group: str, series: str, ylabel: str, tit
 
 def one_bar_each(table: pl.DataFrame, group: str, series: str) -> pl.DataFrame:
     """``table`` with a series that two rows share in one panel and group (two runs of one variant and
-    mix) numbered ("x", "x #2"), in the order of the rows' values, not the order the frame came in: a
-    bar for each row, and the same chart from the same records (issue 15, "Determinism")."""
+    mix) numbered ("x", "(2) x": a legend cuts long names at their end), in the order of the rows'
+    values, not the order the frame came in: a bar for each row, and the same chart from the same
+    records (issue 15, "Determinism")."""
     keys = [k for k in ("players", group, series) if k in table.columns]
     if not table.height or not bool(table.select(keys).is_duplicated().any()):
         return table
@@ -275,7 +278,7 @@ def one_bar_each(table: pl.DataFrame, group: str, series: str) -> pl.DataFrame:
     rank = pl.int_range(pl.len()).over(keys)
     return table.sort(plain, nulls_last=True).with_columns(
         pl.when(rank > 0)
-        .then(pl.col(series).cast(pl.String) + " #" + (rank + 1).cast(pl.String))
+        .then("(" + (rank + 1).cast(pl.String) + ") " + pl.col(series).cast(pl.String))
         .otherwise(pl.col(series).cast(pl.String))
         .alias(series)
     )

@@ -86,13 +86,13 @@ def _shared(reverse: bool) -> pl.DataFrame:
 
 def test_two_runs_of_one_variant_and_mix_draw_two_bars_in_one_order() -> None:
     """Two runs sharing variant and mix (Greenland's survival and spread charts) were one bar, whichever
-    row came last: now each run's bar is named by its run, in the same order whatever the rows' order."""
+    row came last: now each run's bar is named by its run in front, in one order whatever the rows'."""
     one, two = bars(_shared(False), "tribe", "variant"), bars(_shared(True), "tribe", "variant")
     assert one.equals(two)
     assert one["variant"].to_list() == [
-        "defaults, greedy in every seat, run-a",
-        "defaults, greedy in every seat, run-b",
-        "conversion=any, greedy in every seat, run-c",
+        "run-a: defaults, greedy in every seat",
+        "run-b: defaults, greedy in every seat",
+        "conversion=any, greedy in every seat",
     ]
 
 
@@ -102,5 +102,5 @@ def test_a_chart_numbers_the_rows_that_share_a_bar() -> None:
     frame = _shared(False).drop("run", "mix")
     one = charts.one_bar_each(frame, "tribe", "variant")
     assert one.equals(charts.one_bar_each(frame.reverse(), "tribe", "variant"))
-    assert sorted(one["variant"].to_list()) == ["conversion=any", "defaults", "defaults #2"]
+    assert sorted(one["variant"].to_list()) == ["(2) defaults", "conversion=any", "defaults"]
     assert charts.one_bar_each(frame.head(1), "tribe", "variant").equals(frame.head(1))

@@ -62,15 +62,24 @@ def bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None =
     """Every (players, ``group``, ``series``) combination of ``frame`` (mean, low, high), the series in one
     order in every panel (``order``, else "defaults" first), so that a colour means the same series
     everywhere; a missing combination is an empty bar.  Where two rows share a bar, the series is named
-    by its mix too, and where two runs share variant and mix, by the run's label as well: one bar a row,
-    whatever order the records came in (issue 15, "Determinism")."""
-    for column, words in (("mix", mix_words(pl.col("mix"))), ("run", pl.col("run"))):
-        if column in frame.columns and _repeated(frame, group, series):
-            frame = frame.with_columns((pl.col(series) + ", " + words).alias(series))
-            order = None
-    names = order or sorted(
-        frame[series].unique().to_list(), key=lambda v: (not v.startswith("defaults"), str(v))
-    )
+    by its mix too, and where two runs share variant and mix, those runs' series by the run's label in
+    front (a legend cuts long names at their end): one bar a row, whatever order the records came in
+    (issue 15, "Determinism")."""
+    frame = frame.with_columns(pl.col(series).alias("_plain"))
+    if "mix" in frame.columns and _repeated(frame, group, series):
+        frame = frame.with_columns((pl.col(series) + ", " + mix_words(pl.col("mix"))).alias(series))
+        order = None
+    if "run" in frame.columns and _repeated(frame, group, series):
+        shared = pl.struct("players", group, series).is_duplicated()
+        frame = frame.with_columns(
+            pl.when(shared)
+            .then(pl.col("run") + ": " + pl.col(series))
+            .otherwise(pl.col(series))
+            .alias(series)
+        )
+        order = None
+    named = frame.select(series, "_plain").unique().rows()
+    names = order or [n for n, _ in sorted(named, key=lambda r: (not r[1].startswith("defaults"), r[0]))]
     rank = {v: i for i, v in enumerate(names)}
     grid = (
         frame.select("players")
