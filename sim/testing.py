@@ -115,7 +115,9 @@ def check_game(
     ``strategies`` are the specs that run plays (``random`` and the plug-in's first strategy by default).
     Returns the ``Report``; raises ``ConformanceError`` at the first broken rule."""
     game, name = _resolve(game_or_name)
-    rules = dict(rules or {})
+    from sim.rules import resolve
+
+    rules = resolve(game, rules or {})  # every switch, as the runner hands them to new_state
     report = Report(game.name)
     check_declaration(game, report)
     counts = _counts(game, players)
@@ -378,12 +380,14 @@ def probe_hidden(play: _Playout, n: int, report: Report) -> None:
 
 
 def final(game: Game, n: int, rules: dict[str, Any], seed: int, cap: int) -> tuple[list[float], int]:
-    """(final scores, decisions) of one game of ``random`` players from game seed ``seed``."""
+    """(final scores, decisions) of one game of ``random`` players from game seed ``seed`` (``rules``: the
+    switches to change; the others keep their defaults)."""
+    from sim.rules import resolve
     from sim.runner import play_game
     from strategies.registry import parse_spec
 
     specs = [parse_spec("random", game.name)] * n
-    outcome = play_game(game, n, rules, game.load_data(None), seed, specs, cap)
+    outcome = play_game(game, n, resolve(game, rules), game.load_data(None), seed, specs, cap)
     return outcome.result.scores, outcome.decisions
 
 

@@ -1,1 +1,2 @@
-"""Tic-tac-toe as a Skald game plug-in (the rules are in this package's README, lines R1-R5)."""
+"""Tic-tac-toe for Skald: rules (``game``), a strategy (``strategies``), a report section (``report``)
+and the plug-in declaration that registers them (``plugin``)."""

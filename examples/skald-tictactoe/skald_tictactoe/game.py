@@ -1,116 +1,113 @@
-"""Tic-tac-toe following Skald's ``sim.game.Game`` protocol: the state, and the protocol's functions
-over it (each one a thin layer over the pure rules in ``skald_tictactoe.rules``)."""
+"""Tic-tac-toe as a ``sim.game.Game``: plain data for the state, pure functions for the rules.
+
+The rules (README.md, "The rules"): two players take turns, seat 0 (X) first (rule 1), each putting
+their mark in an empty cell of the 3x3 grid (rule 2); three marks of one player in a row, column or
+diagonal win at once (rule 3); a full grid without a line is a draw (rule 4).  Nothing is hidden.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from sim.errors import IllegalChoice, SkaldError
+import numpy as np
+
+from sim.errors import IllegalChoice
 from sim.game import Result, RuleSwitch, result_from_scores
-from sim.rules import resolve
-from skald_tictactoe import rules as r
+
+#: the eight lines of three cells (rule 3), cells numbered 0-8 row by row
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+EMPTY = -1
 
 
 @dataclass
 class TicTacToeState:
-    """Everything about one game.  ``apply`` changes it in place (the protocol's rule) by giving it a new
-    board tuple, so a copy may share the old one."""
+    """The grid (``EMPTY`` or the seat whose mark is there), whose turn it is and the winner."""
 
-    board: tuple[int, ...]
-    current: int  # the seat to move (R2)
-    misere: bool  # the misère rule switch (R4')
+    cells: list[int] = field(default_factory=lambda: [EMPTY] * 9)
+    turn: int = 0
+    winner: int | None = None
 
 
-@dataclass(frozen=True)
-class TicTacToeView:
-    """What a seat sees: the whole board (tic-tac-toe hides nothing)."""
+def line_of(cells: Sequence[int], seat: int) -> bool:
+    """Rule 3: three of ``seat``'s marks in a line."""
+    return any(all(cells[c] == seat for c in line) for line in LINES)
 
-    seat: int
-    board: tuple[int, ...]
-    current: int
-    misere: bool
+
+def free_cells(state: TicTacToeState) -> list[int]:
+    """Rule 2: the empty cells, in order."""
+    return [i for i, mark in enumerate(state.cells) if mark == EMPTY]
+
+
+def is_over(state: TicTacToeState) -> bool:
+    """Rules 3 and 4: a line, or a full grid."""
+    return state.winner is not None or EMPTY not in state.cells
 
 
 class TicTacToe:
-    """The rules object the plug-in names (``GAME``)."""
+    """The game object Skald calls (``sim.game.Game``)."""
 
     name = "tictactoe"
     min_players = 2
     max_players = 2
-    rule_switches = (
-        RuleSwitch("misere", False, (True, False), "R4': whoever makes three in a line loses instead"),
-    )
-    action_fields = ("cell", "row", "col")
-    action_kinds = {"mark": ("cell", "row", "col")}
-    action_docs = {"cell": "cell marked, 0-8 row by row", "row": "its row, 0-2", "col": "its column, 0-2"}
-    part_fields = ("marks", "lines")
+    rule_switches = (RuleSwitch("first", 0, (0, 1), "rule 1: the seat that moves first (0 = X)"),)
+    action_fields = ("cell",)
+    part_fields = ("marks",)
     default_max_decisions = 9
-    default_data_path = None  # no component data file
+    default_data_path = None  # no component data
+    action_kinds = {"mark": ("cell",)}
+    action_docs = {"cell": "the cell marked, 0-8 row by row from the top left"}
 
     def load_data(self, path: str | None) -> None:
-        """Tic-tac-toe has no component data file."""
-        if path is not None:
-            raise SkaldError("tictactoe has no data file (leave out --data)")
+        return None
 
     def new_state(self, n_players: int, rules: dict[str, Any], data: Any, seed: int) -> TicTacToeState:
-        """R1-R2: an empty grid, seat 0 to move (the game uses no randomness, so ``seed`` is unused)."""
-        return TicTacToeState(r.empty_board(), 0, bool(resolve(self, rules)["misere"]))
+        return TicTacToeState(turn=int(rules["first"]))
 
-    def to_move(self, state: TicTacToeState) -> Sequence[int]:
-        return () if r.is_over(state.board) else (state.current,)
+    def to_move(self, state: TicTacToeState) -> tuple[int, ...]:
+        return () if is_over(state) else (state.turn,)
 
-    def legal_options(self, state: TicTacToeState, seat: int) -> Sequence[int]:
-        """R3: the open cells, for the seat to move."""
-        return r.open_cells(state.board) if seat == state.current and not r.is_over(state.board) else ()
+    def legal_options(self, state: TicTacToeState, seat: int) -> list[int]:
+        return free_cells(state)
 
-    def view(self, state: TicTacToeState, seat: int) -> TicTacToeView:
-        return TicTacToeView(seat, state.board, state.current, state.misere)
-
-    def determinize(self, state: TicTacToeState, seat: int, rng: Any) -> TicTacToeState:
-        """Nothing is hidden, so every seat's sample of the state is a copy of it."""
-        return self.copy(state)
+    def view(self, state: TicTacToeState, seat: int) -> tuple[int, ...]:
+        return tuple(state.cells)  # nothing is hidden
 
     def apply(self, state: TicTacToeState, choices: dict[int, Any]) -> None:
-        """R3: the seat to move marks an open cell, then the other seat moves (R2).  Anything else raises
-        ``IllegalChoice`` naming the seat, before the state changes."""
-        for seat, cell in choices.items():
-            if seat != state.current or r.is_over(state.board):
-                raise IllegalChoice(f"seat {seat} is not to move", seat=seat)
-            if not (isinstance(cell, int) and cell in r.open_cells(state.board)):
-                raise IllegalChoice(f"cell {cell!r} is not open", seat=seat)
-        if state.current not in choices:
-            raise IllegalChoice(f"seat {state.current} must mark a cell", seat=state.current)
-        state.board = r.place(state.board, choices[state.current], state.current)
-        state.current = 1 - state.current
+        seat, cell = next(iter(choices.items()))
+        if seat != state.turn or cell not in free_cells(state):
+            raise IllegalChoice(f"seat {seat} cannot mark cell {cell!r} now", seat=seat)
+        state.cells[cell] = seat
+        if line_of(state.cells, seat):
+            state.winner = seat
+        state.turn = 1 - seat
 
     def record(self, state: TicTacToeState, seat: int, option: Any) -> tuple[str, tuple[int, ...]]:
-        cell = int(option)
-        return "mark", (cell, cell // r.SIZE, cell % r.SIZE)
+        return "mark", (int(option),)
 
     def scores(self, state: TicTacToeState) -> list[float]:
-        """1 for the winner (R4), 0 otherwise; a draw (R5) leaves both on 0."""
-        won = r.winner(state.board, state.misere)
-        return [1.0 if seat == won else 0.0 for seat in (0, 1)]
+        return [1.0 if state.winner == seat else 0.0 for seat in (0, 1)]
 
     def is_terminal(self, state: TicTacToeState) -> bool:
-        return r.is_over(state.board)
+        return is_over(state)
 
     def result(self, state: TicTacToeState) -> Result:
-        made = r.line_of(state.board)
-        parts = [{"marks": float(state.board.count(seat)), "lines": float(made == seat)} for seat in (0, 1)]
+        parts = [{"marks": float(state.cells.count(seat))} for seat in (0, 1)]
         return result_from_scores(self.scores(state), parts)
 
     def to_dict(self, state: TicTacToeState) -> dict[str, Any]:
-        return {"board": list(state.board), "current": state.current, "misere": state.misere}
+        return {"cells": list(state.cells), "turn": state.turn, "winner": state.winner}
 
-    def from_dict(self, data: dict[str, Any]) -> TicTacToeState:
-        return TicTacToeState(tuple(data["board"]), int(data["current"]), bool(data["misere"]))
+    def from_dict(self, doc: dict[str, Any]) -> TicTacToeState:
+        return TicTacToeState(list(doc["cells"]), int(doc["turn"]), doc["winner"])
 
     def copy(self, state: TicTacToeState) -> TicTacToeState:
-        """An independent state: every field is immutable, so a shallow copy is enough."""
-        return replace(state)
+        return TicTacToeState(list(state.cells), state.turn, state.winner)
+
+    def determinize(self, state: TicTacToeState, seat: int, rng: np.random.Generator) -> TicTacToeState:
+        """Nothing is hidden, so every seat's sample is the state itself (a copy): search plays it too."""
+        return self.copy(state)
 
 
 GAME = TicTacToe()

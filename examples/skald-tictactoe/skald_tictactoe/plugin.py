@@ -1,12 +1,12 @@
-"""The plug-in declaration Skald finds through the ``skald.games`` entry point (``pyproject.toml``)."""
+"""Tic-tac-toe's declaration: everything the game brings to Skald, registered in ``pyproject.toml``."""
 
 from sim.plugin import GamePlugin
 
 PLUGIN = GamePlugin(
     name="tictactoe",
     title="Tic-tac-toe",
-    description="three in a line on a 3x3 grid: the example external game",
+    description="the example plug-in: noughts and crosses on a 3x3 grid (examples/skald-tictactoe)",
     game="skald_tictactoe.game:GAME",
     strategies={"blocker": "skald_tictactoe.strategies:Blocker"},
-    sections="skald_tictactoe.report:sections",
+    sections="skald_tictactoe.report:tictactoe_sections",
 )

@@ -1,70 +1,36 @@
-"""The game's own report section: how often the first mover wins, the second wins, or the game is drawn."""
+"""The game's own report section: how often the first player wins, and how often a game is drawn."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import polars as pl
+from scipy.stats import binomtest
 
-from analysis.findings import Finding
-from analysis.runs import Runs
-from analysis.sections.blocks import Section, Table, interval, pct
-from analysis.stats import wilson_interval
-
-OUTCOMES = ("first mover wins", "second mover wins", "draw")
-HEADERS = ["variant", "outcome", "games", "share", "95% interval"]
+from analysis.sections.blocks import Section, Table, pct
 
 
-def _counts(runs: Runs) -> list[dict[str, Any]]:
-    """Per rule variant: games finished and how many ended each way (R2: seat 0 moves first)."""
-    games = runs.games().filter(~pl.col("truncated")).select("variant", "winner").collect()
-    out = []
-    for variant in sorted(set(games["variant"].to_list())):
-        winners = games.filter(pl.col("variant") == variant)["winner"].to_list()
-        counts = (winners.count(0), winners.count(1), sum(w is None for w in winners))
-        out.append({"variant": variant, "games": len(winners), "counts": counts})
-    return out
-
-
-def outcome_section(runs: Runs) -> Section:
-    """First-mover advantage (R2, R4-R5), one row per rule variant and outcome."""
-    rows, findings = [], []
-    for group in _counts(runs):
-        for outcome, count in zip(OUTCOMES, group["counts"], strict=True):
-            low, high = wilson_interval(count, group["games"])
-            share = count / group["games"] if group["games"] else float("nan")
-            shown = interval(float(low), float(high), as_pct=True)
-            rows.append([group["variant"], outcome, f"{count:,}", pct(share), shown])
-            findings.append(
-                Finding(
-                    game="tictactoe",
-                    section="tictactoe-outcomes",
-                    metric=outcome,
-                    groups={"variant": group["variant"]},
-                    estimate=share,
-                    low=float(low),
-                    high=float(high),
-                    games=group["games"],
-                    unit="share",
-                )
-            )
-    first = next((r for r in rows if r[1] == OUTCOMES[0]), None)
-    reading = (
-        f"The first mover wins {first[3]} of the finished games ({first[4]}, 95% interval)."
-        if first
-        else "No finished games."
-    )
-    return Section(
-        "tictactoe-outcomes",
-        "Who wins: first mover, second mover or nobody",
-        "How large is the first mover's advantage?",
-        reading,
-        tables=[Table("Outcomes of the finished games", HEADERS, rows)],
-        findings=findings,
-    )
-
-
-def sections(runs: Runs) -> list[Any]:
-    """The sections the plug-in names: only when the records hold tic-tac-toe runs."""
-    own = runs.only(game="tictactoe")
-    return [outcome_section(own)] if len(own) else []
+def tictactoe_sections(runs: Any) -> list[Section]:
+    """One section over every tic-tac-toe run in the records."""
+    mine = runs.only(game="tictactoe")
+    if not len(mine):
+        return []
+    games = mine.games().filter(~pl.col("truncated")).collect()
+    n = games.height
+    first = int((games["winner"] == 0).sum())
+    draws = int(games["winner"].is_null().sum())
+    rows = []
+    for what, k in (("the first player (X) wins", first), ("a draw", draws)):
+        ci = binomtest(k, n).proportion_ci(method="wilson") if n else None
+        rows.append([what, f"{k:,} of {n:,}", pct(k / n if n else None),
+                     "-" if ci is None else f"{pct(ci.low)} to {pct(ci.high)}"])
+    return [Section(
+        id="tictactoe-first-player",
+        title="Tic-tac-toe: the first player",
+        question="How often does X, who moves first, win, and how often is the game drawn?",
+        reading=f"X won {pct(first / n if n else None)} of {n:,} games;"
+        f" {pct(draws / n if n else None)} were drawn.",
+        tables=[Table("Outcomes (Wilson 95% intervals, games taken as independent)",
+                      ["outcome", "games", "share", "95% interval"], rows)],
+        notes=["An example section: a real game's section also writes its findings (analysis.findings)."],
+    )]
