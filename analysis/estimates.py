@@ -46,9 +46,10 @@ class Estimate:
 
 def _ratio(y: Array, m: Array) -> tuple[Array, Array, Array, Array]:
     """(estimate, se, n, B) of the ratio Σ y_b / Σ m_b over blocks with m_b > 0 (methods section 2):
-    SE² = B/(B − 1) · Σ (y_b − p̂ m_b)² / (Σ m_b)²; nan se below two blocks.  The blocks are summed in
-    one order (``stats.in_order``), whatever order the records gave them in."""
-    y, m = stats.in_order(y, m)
+    SE² = B/(B − 1) · Σ (y_b − p̂ m_b)² / (Σ m_b)²; nan se below two blocks.  The callers put the blocks
+    in one order first (``stats.in_order``), whatever order the records gave them in."""
+    y = np.asarray(y, dtype=float)
+    m = np.asarray(m, dtype=float)
     n = m.sum(axis=-1)
     b = np.count_nonzero(m > 0, axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -78,7 +79,7 @@ def cluster_proportion(y: Array, m: Array, excluded: Array | int = 0) -> Estimat
       on B.
     * fewer than two blocks: the uninformative [0, 1].
     """
-    est, se, n, b = _ratio(y, m)
+    est, se, n, b = _ratio(*stats.in_order(y, m))
     with np.errstate(divide="ignore", invalid="ignore"):
         naive = est * (1 - est) / np.where(n > 0, n, 1)
         extreme = (est <= 0) | (est >= 1)
