@@ -232,8 +232,8 @@ def check_playout(game: Game, n: int, rules: dict[str, Any], seed: int, cap: int
 
 def pickled_np_state() -> Any:
     """numpy's global generator state, comparable with ``==``."""
-    kind, keys, pos, has_gauss, gauss = np.random.get_state()
-    return kind, keys.tolist(), pos, has_gauss, gauss
+    kind, keys, pos, has_gauss, gauss = np.random.get_state(legacy=True)
+    return kind, np.asarray(keys).tolist(), pos, has_gauss, gauss
 
 
 def _decide(play: _Playout, n: int, report: Report) -> dict[int, Any]:
@@ -388,6 +388,7 @@ def final(game: Game, n: int, rules: dict[str, Any], seed: int, cap: int) -> tup
 
     specs = [parse_spec("random", game.name)] * n
     outcome = play_game(game, n, resolve(game, rules), game.load_data(None), seed, specs, cap)
+    assert outcome.result is not None, f"{game.name}: a random game with seed {seed} ended without a result"
     return outcome.result.scores, outcome.decisions
 
 
