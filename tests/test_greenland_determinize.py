@@ -33,6 +33,7 @@ from sim.games.greenland.state import (
 )
 from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy
+from tests.play_kit import play_out
 
 GAME: Any = get_game("greenland")
 #: (rules, seeds, whether the auction is always bid high): the last reaches the Sun Stone (line 54: Import 24)
@@ -57,12 +58,7 @@ def _random_choices(
 
 def _play_out(state: GreenlandState, rng: np.random.Generator, cap: int = 6000) -> int:
     """Random play to the end; the number of decisions it took."""
-    steps = 0
-    while not GAME.is_terminal(state):
-        assert steps < cap, "random play did not end"
-        GAME.apply(state, _random_choices(state, rng))
-        steps += 1
-    return steps
+    return play_out(GAME, state, rng, cap, _random_choices)
 
 
 def _keep(state: GreenlandState, step: int) -> bool:

@@ -21,6 +21,7 @@ from sim.games.knarr.hidden import determinize
 from sim.games.knarr.state import BONUS, DISCARD, TURN, KnarrState
 from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy
+from tests.play_kit import play_out, random_choices
 
 GAME: Any = get_game("knarr")
 RULE_SETS = ({}, {"skali": True}, {"artifacts": True}, {"skali": True, "artifacts": True})
@@ -28,21 +29,12 @@ EVERY = 9  # a state kept every EVERY decisions (besides every BONUS and DISCARD
 
 
 def _random_choices(state: KnarrState, rng: np.random.Generator) -> dict[int, Any]:
-    choices = {}
-    for seat in GAME.to_move(state):
-        options = GAME.legal_options(state, seat)
-        choices[seat] = options[int(rng.integers(len(options)))]
-    return choices
+    return random_choices(GAME, state, rng)
 
 
 def _play_out(state: KnarrState, rng: np.random.Generator, cap: int = 4000) -> int:
     """Random play to the end; the number of decisions it took."""
-    steps = 0
-    while not GAME.is_terminal(state):
-        assert steps < cap, "random play did not end"
-        GAME.apply(state, _random_choices(state, rng))
-        steps += 1
-    return steps
+    return play_out(GAME, state, rng, cap)
 
 
 @functools.lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from sim.games.mainland.hidden import determinize
 from sim.games.mainland.state import CAMP, OVER, PLACE, START, MainlandState
 from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy
+from tests.play_kit import play_out, random_choices
 
 GAME: Any = get_game("mainland")
 RULE_SETS = (
@@ -32,22 +33,12 @@ EVERY = 11  # a state kept every EVERY decisions (besides every camp placement)
 
 
 def _random_choices(state: MainlandState, rng: np.random.Generator) -> dict[int, Any]:
-    choices = {}
-    for seat in GAME.to_move(state):
-        options = GAME.legal_options(state, seat)
-        assert len(options) > 0, f"seat {seat} to move with no option"
-        choices[seat] = options[int(rng.integers(len(options)))]
-    return choices
+    return random_choices(GAME, state, rng)
 
 
 def _play_out(state: MainlandState, rng: np.random.Generator, cap: int = 3000) -> int:
     """Random play to the end (every seat out of tokens, lines 73, 137); the number of decisions it took."""
-    steps = 0
-    while not GAME.is_terminal(state):
-        assert steps < cap, "random play did not end"
-        GAME.apply(state, _random_choices(state, rng))
-        steps += 1
-    return steps
+    return play_out(GAME, state, rng, cap)
 
 
 @functools.lru_cache(maxsize=1)
