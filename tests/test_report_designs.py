@@ -27,7 +27,8 @@ GAMES_PER_RUN = 4
 def designs(game: str) -> dict[str, list[str]]:
     rules = get_game(game)
     lo, hi = rules.min_players, min(rules.max_players, 5)
-    best, other = "greedy", next(n for n in builtin_names(game) if n != "greedy")
+    best = next(iter(GAMES[game].strategies), "random")  # the game's own first (greedy for Skald's four)
+    other = next(n for n in builtin_names(game) if n not in (best, "ismcts"))
     return {
         "mirror-random-seats": ["--players", str(lo), "--strategies", best, "--seats", "random"],
         "mirror-rotated": ["--players", str(min(lo + 1, hi)), "--strategies", best],
