@@ -127,10 +127,20 @@ def manifest(
     }
 
 
-def write_json(obj: Any, path: Path) -> None:
+def write_text_atomic(text: str, path: str | Path) -> None:
+    """Write ``text`` to ``path`` through a temporary name and a rename: never half-written."""
+    path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=2, default=str) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_json(obj: Any, path: Path) -> None:
+    write_text_atomic(json.dumps(obj, indent=2, default=str) + "\n", path)
 
 
 def commit_folder(partial: Path, out: Path) -> None:

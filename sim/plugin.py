@@ -12,7 +12,9 @@ The declaration names, as ``"module:attribute"`` strings imported only when need
 - ``studies``: the study files (TOML) it brings, as ``"package:file.toml"`` resources;
 and, as plain values, its title, a one-line description, its data folder, whether its own sections
 cover seat balance (``own_seats``), and which runs' rule variants its own sections compare
-(``own_comparisons``, a ``"module:function"`` taking a run and saying yes or no).
+(``own_comparisons``, a ``"module:function"`` taking a run and saying yes or no), and optionally
+``picture`` and ``describe`` (``"module:function"``: a state as SVG and a choice in words; see
+``sim.picture``).
 
 The core (``sim/``, ``strategies/registry.py``, ``analysis/report.py``, ``analysis/study.py``) reads
 games only from here; adding a game touches no core file.
@@ -59,6 +61,8 @@ class GamePlugin:
     data: str | None = None
     own_seats: bool = False
     own_comparisons: str | None = None
+    picture: str | None = None
+    describe: str | None = None
 
     def load_game(self) -> Any:
         """The game's rules object (``sim.game.Game``)."""

@@ -77,6 +77,8 @@ __all__ = [
 
 #: seconds between a worker's notes of the games done in its chunk, and between the progress bar's reads
 PROGRESS_SECONDS = 0.5
+#: ``play_game``'s ``observe``: (state, the decision point's choices, or None once the game is over)
+Observer = Callable[[Any, "dict[int, Any] | None"], None]
 
 
 @dataclass(slots=True)
@@ -126,6 +128,15 @@ def _failure(
     return exc
 
 
+def _seated(game: Game, state: Any, strategies: Sequence[StrategySpec], rngs: Sequence[Any]) -> list[Any]:
+    """One player per seat; a search strategy is handed samples of its seat's information."""
+    players = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
+    for seat, player in enumerate(players):
+        if getattr(player, "searches", False):
+            player.attach(SearchContext(game, seat, state))
+    return players
+
+
 # size: the hot loop of every game, kept whole (no call per decision beyond the game's and the strategies')
 def play_game(
     game: Game,
@@ -136,6 +147,7 @@ def play_game(
     strategies: Sequence[StrategySpec],
     max_decisions: int,
     turns: TurnLog | None = None,
+    observe: Observer | None = None,
 ) -> GameOutcome:
     """Play one game from its game seed with ``strategies[seat]`` in each seat.
 
@@ -149,13 +161,13 @@ def play_game(
     A strategy that raises, or whose choice the game cannot record or apply, raises
     ``GameFailure`` (a ``PlayError``); the rows of the failing decision point are then left
     half-logged in ``turns`` (``turns.trim`` drops them).
+
+    ``observe`` (pictures and replays, never a run) is called with the state and the decision point's
+    choices just before they are applied, and once more with the final state and None.
     """
     seq, rngs = streams(seed, n_players)
     state = game.new_state(n_players, rules, data, state_seed(seq))
-    players = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
-    for seat, player in enumerate(players):
-        if getattr(player, "searches", False):  # a search strategy: samples of its seat's information
-            player.attach(SearchContext(game, seat, state))  # type: ignore[attr-defined]
+    players = _seated(game, state, strategies, rngs)
     reads_view = [getattr(player, "reads_view", True) for player in players]
     is_terminal, to_move, legal_options, view, apply = (
         game.is_terminal,
@@ -203,6 +215,8 @@ def play_game(
                 add_seat(seat)
                 add_kind(kind)
                 add_fields(fields)
+        if observe is not None:
+            observe(state, choices)
         try:
             apply(state, choices)
         except Exception as exc:
@@ -212,6 +226,8 @@ def play_game(
             for _ in movers:
                 add_scores(after)
         decisions += len(movers)
+    if observe is not None:
+        observe(state, None)
     return GameOutcome(seed=seed, decisions=decisions, truncated=truncated, result=game.result(state))
 
 
@@ -312,6 +328,7 @@ def play_indexed(
     turns: TurnLog | None,
     rows: GameRows | None,
     texts: Sequence[str],
+    observe: Observer | None = None,
 ) -> Played:
     """Play global game ``game_id`` of ``plan`` (its seats and seed from the game index) and add its
     rows to ``turns`` and ``rows`` when given.
@@ -325,7 +342,7 @@ def play_indexed(
     specs = [plan.specs[i] for i in order]
     failure: GameFailure | None = None
     try:
-        outcome = play_game(game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns)
+        outcome = play_game(game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns, observe)
     except GameFailure as exc:
         if plan.on_error != "continue":
             raise
