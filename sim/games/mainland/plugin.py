@@ -17,4 +17,6 @@ PLUGIN = GamePlugin(
     studies=("analysis.studies:mainland-scores.toml",),
     data="sim/games/mainland/data",
     own_seats=False,
+    picture="sim.games.mainland.picture:picture",
+    describe="sim.games.mainland.describe:describe",
 )

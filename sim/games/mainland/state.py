@@ -62,6 +62,12 @@ class MainlandState:
             proxy = self.rules_proxy = MappingProxyType(self.rules)
         return proxy
 
+    def _repr_svg_(self) -> str:
+        """The state as a picture (``sim.games.mainland.picture``): how Jupyter displays it."""
+        from sim.games.mainland.picture import picture
+
+        return picture(self)
+
     @property
     def out(self) -> list[bool]:
         """Seats with no chieftain tokens left: their game is over (mainland.txt:73)."""
