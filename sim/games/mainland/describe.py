@@ -56,7 +56,7 @@ def describe(state: MainlandState, seat: int, option: Any) -> str:
 
 
 def _where(state: MainlandState, card: int, rot: int, r: int, c: int) -> str:
-    """", rotated 90°, at row 5, col 7 (its top-left tile), on 3 empty tiles and its wheat covering seat 1's
+    """", rotated 90°, at row 5, col 7, on 3 empty tiles and its wheat covering seat 1's
     plain"."""
     turn = f"rotated {90 * rot}°" if rot else "unrotated"
     layout = state.data.rotations[card, rot].tolist()
