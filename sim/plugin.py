@@ -63,6 +63,7 @@ class GamePlugin:
     own_comparisons: str | None = None
     picture: str | None = None
     describe: str | None = None
+    spaces: str | None = None  # the RL encoding module (sim.rl.codec), "module" path
 
     def load_game(self) -> Any:
         """The game's rules object (``sim.game.Game``)."""

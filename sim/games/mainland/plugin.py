@@ -19,4 +19,5 @@ PLUGIN = GamePlugin(
     own_seats=False,
     picture="sim.games.mainland.picture:picture",
     describe="sim.games.mainland.describe:describe",
+    spaces="sim.games.mainland.spaces",
 )
