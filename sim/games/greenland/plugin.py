@@ -17,4 +17,5 @@ PLUGIN = GamePlugin(
     studies=("analysis.studies:greenland.toml",),
     data="sim/games/greenland/data",
     own_seats=False,
+    spaces="sim.games.greenland.spaces",
 )

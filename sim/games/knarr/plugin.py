@@ -19,4 +19,7 @@ PLUGIN = GamePlugin(
     studies=("analysis.studies:knarr.toml",),
     data="sim/games/knarr/data",
     own_seats=True,
+    picture="sim.games.knarr.picture:picture",
+    describe="sim.games.knarr.describe:describe",
+    spaces="sim.games.knarr.spaces",
 )
