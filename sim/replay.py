@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sim.errors import SkaldError
-from sim.runner import RunPlan, make_plan, play_indexed, resolve_game
+from sim.runner import Observer, Played, RunPlan, make_plan, play_indexed, resolve_game
 from sim.tables import GameRows, PartError, TurnLog, check_part, part_name
 
 NOT_COMPARED = {"games": {"error"}, "seats": set(), "turns": set()}
@@ -145,11 +145,30 @@ def _scores(values: Sequence[float]) -> str:
     return "/".join(f"{v:g}" for v in values)
 
 
-def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print) -> ReplayResult:
-    """Replay game ``game_id`` of the run in ``folder``, print it turn by turn, and check it.
+@dataclass
+class Recorded:
+    """One recorded game ready to be played again: its run's plan and its stored rows."""
 
-    Raises ``ReplayMismatch`` when it differs from the records, ``SkaldError`` on bad input.
-    """
+    folder: Path
+    game_id: int
+    plan: RunPlan
+    stored: dict[str, pa.Table]
+
+
+@dataclass
+class Replayed:
+    """One game played again: what ``play_indexed`` returned, its turns and rows, the seats' strategy
+    texts (``seat_texts[seat]``)."""
+
+    played: Played
+    turns: TurnLog
+    rows: GameRows
+    seat_texts: list[str]
+
+
+def recorded(folder: str | Path, game_id: int) -> Recorded:
+    """Game ``game_id`` of the run in ``folder``: its plan from the manifest and its stored rows
+    (a one-line ``SkaldError`` on bad input)."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     config = manifest["config"]
@@ -163,14 +182,40 @@ def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print
         raise PartError(
             f"results part {str(folder / 'games' / part_name(chunk))!r} has no row for game {game_id}"
         )
+    return Recorded(folder, game_id, plan, stored)
 
-    game = resolve_game(plan.game_ref)
+
+def play_again(game: Recorded, observe: Observer | None = None) -> Replayed:
+    """Play ``game`` again from its seed (``observe`` as ``play_game`` takes it)."""
+    plan = game.plan
     turns, rows = TurnLog(), GameRows(plan.part_fields)
     texts = [spec.text for spec in plan.specs]
-    played = play_indexed(plan, game, game_id, turns, rows, texts)
-    seat_texts = [texts[i] for i in played.order]
+    played = play_indexed(plan, resolve_game(plan.game_ref), game.game_id, turns, rows, texts, observe)
+    return Replayed(played, turns, rows, [texts[i] for i in played.order])
+
+
+def check(game: Recorded, again: Replayed) -> None:
+    """Raise ``ReplayMismatch`` naming the first difference between ``again`` and ``game``'s records."""
+    replayed = game.plan.part_tables(again.rows, again.turns)
+    for table in ("games", "seats", "turns"):
+        difference = _first_difference(table, game.stored[table], replayed[table])
+        if difference is not None:
+            raise ReplayMismatch(
+                f"game {game.game_id} differs from its records in {str(game.folder)!r}: {difference}"
+            )
+
+
+def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print) -> ReplayResult:
+    """Replay game ``game_id`` of the run in ``folder``, print it turn by turn, and check it.
+
+    Raises ``ReplayMismatch`` when it differs from the records, ``SkaldError`` on bad input.
+    """
+    game = recorded(folder, game_id)
+    plan = game.plan
+    again = play_again(game)
+    played, turns, seat_texts = again.played, again.turns, again.seat_texts
     echo(
-        f"game {game_id} of {str(folder)!r}: {plan.game_name}, {plan.players} players, game seed"
+        f"game {game_id} of {str(game.folder)!r}: {plan.game_name}, {plan.players} players, game seed"
         f" {played.outcome.seed} (base game {played.base}); seats (0 plays first): "
         + ", ".join(f"{s} {t}" for s, t in enumerate(seat_texts))
     )
@@ -192,11 +237,6 @@ def replay(folder: str | Path, game_id: int, echo: Callable[[str], None] = print
     elif result is not None:
         winners = ", ".join(f"seat {w} ({seat_texts[w]})" for w in sorted(result.winners))
         echo(f"end: scores {_scores(result.scores)}; won by {winners}")
-
-    replayed = plan.part_tables(rows, turns)
-    for table in ("games", "seats", "turns"):
-        difference = _first_difference(table, stored[table], replayed[table])
-        if difference is not None:
-            raise ReplayMismatch(f"game {game_id} differs from its records in {str(folder)!r}: {difference}")
+    check(game, again)
     echo(f"ok: game {game_id} matches its records ({played.outcome.decisions} decisions)")
     return ReplayResult(game_id, played.outcome.decisions, len(turns))

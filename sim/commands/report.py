@@ -57,11 +57,30 @@ def _write(results: list[Path], output: Path | None, default: str, title: str | 
 def replay_command(
     results: Annotated[Path, typer.Argument(help="A run folder written by `skald run`.")],
     game_id: Annotated[int, typer.Option("--game", "-g", help="The game_id of the game to replay.")],
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the game's replay viewer, one self-contained HTML page, here."),
+    ] = None,
+    view: Annotated[
+        str | None,
+        typer.Option("--view", help="With --html: the view shown first, 'all' (default) or a seat number."),
+    ] = None,
 ) -> None:
     """Re-simulate one game from its stored seed, print it turn by turn and check it against the records.
 
+    With --html, write its replay viewer instead (the board at every decision, the action in words, the
+    scores; checked against the records too) and print the page's path.
     Exit code 0 when the replay matches the stored games, seats and turns rows, 1 when it does not.
     """
-    from sim.replay import replay
+    if html is None:
+        if view is not None:
+            from sim.errors import SkaldError
 
-    replay(results, game_id, echo=lambda line: print(line, flush=False))
+            raise SkaldError("--view needs --html (the view of the replay viewer shown first)")
+        from sim.replay import replay
+
+        replay(results, game_id, echo=lambda line: print(line, flush=False))
+        return
+    from sim.viewer import parse_view, write_viewer
+
+    print(f"replay viewer: {write_viewer(results, game_id, html, parse_view(view))}")

@@ -9,4 +9,6 @@ PLUGIN = GamePlugin(
     game="skald_tictactoe.game:GAME",
     strategies={"blocker": "skald_tictactoe.strategies:Blocker"},
     sections="skald_tictactoe.report:tictactoe_sections",
+    picture="skald_tictactoe.picture:picture",
+    describe="skald_tictactoe.picture:describe",
 )
