@@ -67,12 +67,13 @@ JOBS: tuple[int, ...] = default_jobs()
 
 def play_for(
     plan: RunPlan, first: int, stride: int, seconds: float, max_games: int | None
-) -> tuple[int, int, float, float]:
+) -> tuple[int, int, float, float, list[float]]:
     """Play games ``first, first+stride, ...`` until ``seconds`` pass or ``max_games`` are done.
 
     The worker first plays one untimed warm-up game (imports, loading compiled kernels), so
     each worker's rate is its own steady state.  Returns (games, decisions, seconds, CPU seconds of
-    this process: on a machine shared with other work the CPU rate moves less than the wall rate).
+    this process: on a machine shared with other work the CPU rate moves less than the wall rate, and
+    the search telemetry summed over seats and games: decisions searched, iterations, seconds).
     """
     game = resolve_game(plan.game_ref)
     play_game(game, plan.players, plan.rules, plan.data, game_seed(plan.seed, 10**9 + first), plan.specs,
@@ -81,6 +82,7 @@ def play_for(
     deadline = start + seconds
     games = decisions = 0
     index = first
+    search = [0.0, 0.0, 0.0]
     while True:
         outcome = play_game(
             game,
@@ -94,10 +96,13 @@ def play_for(
         )
         games += 1
         decisions += outcome.decisions
+        for telemetry in outcome.search.values():
+            for i, key in enumerate(("decisions", "iterations", "seconds")):
+                search[i] += telemetry.get(key, 0.0)
         index += stride
         now = time.perf_counter()
         if (max_games is not None and games >= max_games) or now >= deadline:
-            return games, decisions, now - start, time.process_time() - cpu
+            return games, decisions, now - start, time.process_time() - cpu, search
 
 
 def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict[str, Any]:
@@ -110,22 +115,27 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         with loky_parallel(jobs) as parallel:
             results = parallel(delayed(play_for)(plan, w, jobs, budget, per_worker) for w in range(jobs))
     # Workers run side by side: the total rate is the sum of each worker's own rate.
-    games_per_s = sum(g / s for g, _, s, _ in results)
-    decisions_per_s = sum(d / s for _, d, s, _ in results)
-    decisions_per_cpu_s = sum(d / c for _, d, _, c in results if c > 0)
-    return {
+    games_per_s = sum(g / s for g, _, s, _, _ in results)
+    decisions_per_s = sum(d / s for _, d, s, _, _ in results)
+    decisions_per_cpu_s = sum(d / c for _, d, _, c, _ in results if c > 0)
+    row = {
         "game": plan.game_name,
         "players": plan.players,
         "strategy": plan.specs[0].text,
         "jobs": jobs,
         "games_per_s": round(games_per_s, 3),
         "decisions_per_s": round(decisions_per_s, 1),
-        "games": sum(g for g, _, _, _ in results),
-        "decisions": sum(d for _, d, _, _ in results),
-        "seconds": round(max(s for _, _, s, _ in results), 3),
+        "games": sum(g for g, _, _, _, _ in results),
+        "decisions": sum(d for _, d, _, _, _ in results),
+        "seconds": round(max(s for _, _, s, _, _ in results), 3),
         "decisions_per_cpu_s": round(decisions_per_cpu_s, 1),
         "kind": "throughput",
     }
+    searched, iterations, spent = (sum(r[4][i] for r in results) for i in range(3))
+    if searched:  # a search strategy: its cost per decision (ms on one worker's core) and its rate
+        row["search_ms_per_decision"] = round(1000 * spent / searched, 3)
+        row["search_iterations_per_s"] = round(iterations / spent, 1) if spent > 0 else None
+    return row
 
 
 def median_cost(pair_costs: Sequence[float], total: float) -> tuple[float, float, float]:

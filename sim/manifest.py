@@ -95,6 +95,10 @@ def manifest(
             "on_error": plan.on_error,
             "chunk_size": prep.chunk_size,
             "chunks": [list(c) for c in prep.chunks],
+            # False where a strategy plays to a time budget (ismcts:ms=...): the records then depend on
+            # the machine's speed and load, not only on the seed (--jobs 1 and N may differ)
+            "deterministic": not any(spec.time_budgeted for spec in plan.specs),
+            "time_budgeted": [spec.text for spec in plan.specs if spec.time_budgeted],
         },
         "tables": {
             "games": "one row per game",
@@ -113,6 +117,7 @@ def manifest(
         "timings": {
             "wall_seconds": round(summary.wall_seconds, 6),
             "worker_seconds": round(sum(s.seconds for s in summaries), 6),
+            "search": summary.search,  # per search strategy: decisions, iterations, ms/decision
         },
         "games_per_second": round(summary.games_per_second, 3),
         "totals": {

@@ -81,6 +81,9 @@ def summary_tables(summary: RunSummary) -> list[Table]:
         by_seat.add_row(
             str(row["seat"]), f"{row['games']:,}", f"{row['wins']:,.1f}", f"{row['win_rate']:.3f}"
         )
+    tables = [by_strategy, by_seat]
+    if summary.search:
+        tables.append(search_table(summary))
     totals = Table(title="run", show_header=False)
     totals.add_column("what")
     totals.add_column("value", justify="right")
@@ -93,7 +96,21 @@ def summary_tables(summary: RunSummary) -> list[Table]:
     totals.add_row("games/s", f"{summary.games_per_second:,.1f}")
     totals.add_row("seconds", f"{summary.wall_seconds:,.2f}")
     totals.add_row("records", str(summary.out))
-    return [by_strategy, by_seat, totals]
+    return [*tables, totals]
+
+
+def search_table(summary: RunSummary) -> Table:
+    """What each search strategy spent: decisions searched, iterations, ms per decision, iterations/s."""
+    table = Table(title="search (decisions with a choice; timings vary with the machine)")
+    for name in ("strategy", "decisions", "iterations", "ms/decision", "iterations/s"):
+        table.add_column(name, justify="left" if name == "strategy" else "right")
+    for row in summary.search:
+        ms, rate = row["ms_per_decision"], row["iterations_per_second"]
+        table.add_row(
+            row["strategy"], f"{row['decisions']:,}", f"{row['iterations']:,}",
+            "-" if ms is None else f"{ms:,.1f}", "-" if rate is None else f"{rate:,.0f}",
+        )
+    return table
 
 
 def print_summary(summary: RunSummary, console: Console | None = None) -> None:

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,9 @@ class GameOutcome:
     decisions: int
     truncated: bool
     result: Result | None  # None only for a game that errored before it could be scored
+    #: search telemetry by seat, for the seats whose strategy reports it (``Strategy.telemetry``):
+    #: decisions searched, iterations, seconds spent searching
+    search: dict[int, dict[str, float]] = field(default_factory=dict)
 
 
 class GameFailure(PlayError):
@@ -135,6 +138,17 @@ def _seated(game: Game, state: Any, strategies: Sequence[StrategySpec], rngs: Se
         if getattr(player, "searches", False):
             player.attach(SearchContext(game, seat, state))
     return players
+
+
+def _telemetry(players: Sequence[Any]) -> dict[int, dict[str, float]]:
+    """Each search strategy's telemetry at the end of its game (``Strategy.telemetry``), by seat."""
+    found = {}
+    for seat, player in enumerate(players):
+        telemetry = getattr(player, "telemetry", None)
+        report = telemetry() if telemetry is not None else None
+        if report is not None:
+            found[seat] = report
+    return found
 
 
 # size: the hot loop of every game, kept whole (no call per decision beyond the game's and the strategies')
@@ -228,7 +242,8 @@ def play_game(
         decisions += len(movers)
     if observe is not None:
         observe(state, None)
-    return GameOutcome(seed=seed, decisions=decisions, truncated=truncated, result=game.result(state))
+    return GameOutcome(seed=seed, decisions=decisions, truncated=truncated, result=game.result(state),
+                       search=_telemetry(players))
 
 
 def _refused(
@@ -295,6 +310,8 @@ def simulate_chunk(
         for seat, share in enumerate(played.shares):
             summary.share_by_seat[seat] += share
             summary.share_by_index[played.order[seat]] += share
+        for seat, telemetry in played.outcome.search.items():
+            summary.add_search(played.order[seat], telemetry)
     if rows is not None and turns is not None:
         summary.turns = len(turns)
         name = part_name(chunk)

@@ -25,6 +25,14 @@ class ChunkSummary:
     seconds: float = 0.0
     first_error: str | None = None  # message of the chunk's first errored game
     parts: dict[str, bytes] | None = None  # the Parquet parts' bytes, when the caller writes them
+    #: search telemetry by strategy index (as a string: JSON keys): [decisions, iterations, seconds]
+    search: dict[str, list[float]] = field(default_factory=dict)
+
+    def add_search(self, index: int, telemetry: dict[str, float]) -> None:
+        """Add one seat's search telemetry (``GameOutcome.search``) to its strategy's totals."""
+        totals = self.search.setdefault(str(index), [0.0, 0.0, 0.0])
+        for i, key in enumerate(("decisions", "iterations", "seconds")):
+            totals[i] += telemetry.get(key, 0.0)
 
     def to_json(self) -> dict[str, Any]:
         """The summary without the parts, as a JSON object (the resume log's line)."""
@@ -58,6 +66,8 @@ class RunSummary:
     first_error: str | None = None
     resumed_chunks: int = 0  # chunks taken from an earlier, interrupted attempt
     already_complete: bool = False  # --resume found OUT finished: nothing was played
+    #: per search strategy: decisions searched, iterations, seconds, ms per decision, iterations/s
+    search: list[dict[str, Any]] = field(default_factory=list)
 
 
 def summarize(
@@ -87,6 +97,7 @@ def summarize(
     ]
     decisions = sum(s.decisions for s in summaries)
     played = games if played is None else played
+    search = search_rows(texts, summaries)
     return RunSummary(
         out=out,
         game=plan.game_name,
@@ -103,4 +114,26 @@ def summarize(
         manifest={},
         errored=sum(s.errored for s in summaries),
         first_error=next((s.first_error for s in summaries if s.first_error), None),
+        search=search,
     )
+
+
+def search_rows(texts: list[str], summaries: list[ChunkSummary]) -> list[dict[str, Any]]:
+    """One row per search strategy of the run: its decisions searched (those with a choice), iterations,
+    seconds, ms per decision and iterations per second (timings: they vary from run to run)."""
+    rows = []
+    for text in dict.fromkeys(texts):
+        idx = {str(i) for i, t in enumerate(texts) if t == text}
+        totals = [sum(s.search.get(i, [0.0] * 3)[k] for s in summaries for i in idx) for k in range(3)]
+        decisions, iterations, seconds = totals
+        if not any(str(i) in s.search for s in summaries for i in idx):
+            continue
+        rows.append({
+            "strategy": text,
+            "decisions": int(decisions),
+            "iterations": int(iterations),
+            "seconds": round(seconds, 3),
+            "ms_per_decision": round(1000 * seconds / decisions, 3) if decisions else None,
+            "iterations_per_second": round(iterations / seconds, 1) if seconds > 0 else None,
+        })
+    return rows

@@ -43,3 +43,12 @@ class Strategy:
     def choose(self, view: Any, options: Sequence[Any]) -> Any:
         """Return one element of ``options``."""
         raise NotImplementedError
+
+    #: the parameter holding a time budget (a search's ``ms``): a spec that sets it to more than 0 makes
+    #: its games depend on the machine's speed, and the run's manifest says so (``sim.plan``)
+    time_budget: str | None = None
+
+    def telemetry(self) -> dict[str, float] | None:
+        """What this player spent in its game, for ``skald bench`` and run summaries: None for a
+        scripted strategy; a search reports ``decisions`` searched, ``iterations`` and ``seconds``."""
+        return None

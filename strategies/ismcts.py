@@ -21,7 +21,12 @@ protocol alone:
   result at the end; the game's ``evaluate``, or its scores by rank, before it).
 
 The budget is the iteration count, so a game with ``ismcts`` in it is a function of its seed like any
-other.  The tree keys a node's children by the joint choice that led to them, opponents' included: an
+other.  ``ms=`` (milliseconds per decision, 0: off) replaces it with a time budget: as many iterations
+as fit (at least one), so the games then depend on the machine's speed and load, and a run's manifest
+marks them non-deterministic (``config.deterministic``).  Every iteration draws its own
+determinization (no fixed determinization count).
+
+The tree keys a node's children by the joint choice that led to them, opponents' included: an
 opponent's choice the searcher cannot see (a secret assignment) is told apart below the root although
 the searcher could not tell it apart, the known approximation of single-observer ISMCTS (the
 multiple-observer variant removes it).  The choice made at the root, the only one played, is the
@@ -31,6 +36,7 @@ most visited arm among the searcher's real options.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,8 +60,11 @@ class Node:
 
 
 class ISMCTSStrategy(Strategy):
-    """Information-set MCTS (max^n, decoupled at simultaneous decisions, progressive widening): plays any
-    game that declares determinize, searching samples of what its seat cannot see."""
+    """Searches ahead by information-set Monte Carlo tree search: every iteration samples what its seat
+    cannot see, follows one shared tree of options and plays on to a playout, and the option visited most
+    is played. Each seat in the tree picks by its own reward, seats that choose at the same time in secret
+    keep separate counts, and long option lists are widened gradually. It plays every game that can sample
+    its hidden information (one that declares determinize)."""
 
     name = "ismcts"
     games = ("*",)
@@ -68,7 +77,9 @@ class ISMCTSStrategy(Strategy):
         "reward": (str, "win"),
         "widen": (float, 2.0),
         "alpha": (float, 0.5),
+        "ms": (float, 0.0),
     }
+    time_budget = "ms"
     iterations: int
     c: float
     playout: str
@@ -76,6 +87,7 @@ class ISMCTSStrategy(Strategy):
     reward: str
     widen: float
     alpha: float
+    ms: float
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -83,18 +95,27 @@ class ISMCTSStrategy(Strategy):
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
-        if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0:
-            raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1 and c >= 0 are required")
+        if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0 or self.ms < 0:
+            raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1, c >= 0 and ms >= 0 are required")
         if self.playout.split(":")[0] == self.name:
             raise ValueError("the playout policy cannot itself search (give random or a scripted strategy)")
         self.context: SearchContext | None = None
         #: iterations run and decisions searched in this game (telemetry for bench and summaries)
         self.iterations_run = 0
         self.decisions_searched = 0
+        self.seconds_searched = 0.0
 
     def attach(self, context: SearchContext) -> None:
         """Receive the game's sampler and forward model (the runner calls this once per game)."""
         self.context = context
+
+    def telemetry(self) -> dict[str, float]:
+        """Decisions searched (those with more than one option), iterations run and seconds spent."""
+        return {
+            "decisions": float(self.decisions_searched),
+            "iterations": float(self.iterations_run),
+            "seconds": self.seconds_searched,
+        }
 
     # ----------------------------------------------------------------- the search
 
@@ -107,9 +128,18 @@ class ISMCTSStrategy(Strategy):
         root = Node()
         allowed = {option_key(o): i for i, o in enumerate(options)}
         policy = self._policy(game)
-        for _ in range(self.iterations):
-            self._iterate(game, root, allowed, policy)
-        self.iterations_run += self.iterations
+        start = time.perf_counter()
+        if self.ms > 0:  # a time budget: as many iterations as fit, at least one
+            deadline, done = start + self.ms / 1000.0, 0
+            while done == 0 or time.perf_counter() < deadline:
+                self._iterate(game, root, allowed, policy)
+                done += 1
+        else:
+            for _ in range(self.iterations):
+                self._iterate(game, root, allowed, policy)
+            done = self.iterations
+        self.seconds_searched += time.perf_counter() - start
+        self.iterations_run += done
         self.decisions_searched += 1
         arms = root.arms.get(self.seat, {})
         best = max(

@@ -9,8 +9,11 @@ before anything counts them.
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -74,6 +77,17 @@ class StrategySpec:
     def make(self, seat: int, rng: np.random.Generator) -> Strategy:
         return self.cls(seat, rng, **dict(self.params))
 
+    @property
+    def time_budgeted(self) -> bool:
+        """Whether this spec sets its strategy's time budget (``Strategy.time_budget``, e.g. ismcts's
+        ``ms``) above 0: its games then depend on the machine's speed, not only on the seed."""
+        name = getattr(self.cls, "time_budget", None)
+        value = dict(self.params).get(name, "0") if name else "0"
+        try:
+            return float(value) > 0
+        except ValueError:
+            return False
+
 
 def parse_spec(text: str, game: str) -> StrategySpec:
     """Parse one spec for ``game``; raise ``SkaldError`` naming what is allowed."""
@@ -105,6 +119,72 @@ def parse_spec(text: str, game: str) -> StrategySpec:
     return spec
 
 
+#: what the parameters of the strategies every game shares mean and which values they take (the games'
+#: own strategies' parameters are weights and counts that take any value; their meanings are the comments
+#: beside ``params`` in the source, where it has them)
+PARAM_DOCS: dict[str, dict[str, tuple[str, str]]] = {
+    ISMCTS: {
+        "iterations": ("1 or more", "searches per decision: the budget, so a game stays a function of its seed"),
+        "c": ("0 or more", "the exploration constant of UCB1"),
+        "playout": ("random, or a strategy of the game that does not search",
+                    "the policy that plays on from each new node"),
+        "depth": ("0 or more", "decisions each playout plays (0: to the end of the game)"),
+        "reward": ("win, rank or score", "what a playout scores: the win share, the rank or the normalised score"),
+        "widen": ("above 0", "progressive widening: at most widen x N^alpha options tried after N visits"),
+        "alpha": ("0 to 1", "the exponent of progressive widening"),
+        "ms": ("0 or more", "milliseconds per decision in place of iterations (0: off); games then depend on "
+               "the machine's speed"),
+    },
+}
+
+#: what a parameter of each type takes when nothing narrower is said
+TYPE_RANGES = {float: "any number", int: "any whole number", str: "text", bool: "true or false"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One strategy parameter as ``skald strategies`` and the docs show it."""
+
+    name: str
+    kind: str  # the type's name: float, int, str
+    default: Any
+    values: str  # the values it takes, in words
+    meaning: str  # what it does ("" where the source says nothing)
+
+
+def describe(cls: type[Strategy]) -> str:
+    """The first paragraph of the strategy's docstring in plain words: its lines joined, reST literals
+    unquoted, source citations in brackets left out."""
+    paragraph = (inspect.getdoc(cls) or "").split("\n\n")[0]
+    text = " ".join(line.strip() for line in paragraph.splitlines())
+    text = re.sub(r"``([^`]*)``", r"\1", text)
+    text = re.sub(r"\s*\((?:[^()]*?, )?[\w-]+\.(?:txt|py|md)(?::[\d-]+)?\)", "", text)
+    return text.strip()
+
+
+def _source_comments(cls: type[Strategy]) -> dict[str, str]:
+    """The comment beside each entry of ``params`` in the source of ``cls`` and its bases."""
+    found: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            source = inspect.getsource(klass)
+        except (OSError, TypeError):
+            continue
+        for match in re.finditer(r'^\s*"(\w+)": \([^)]*\),\s*#\s*(.+)$', source, re.MULTILINE):
+            found[match.group(1)] = match.group(2).strip()
+    return found
+
+
+def parameters(cls: type[Strategy]) -> list[Parameter]:
+    """The strategy's parameters: name, type, default, the values it takes and what it does."""
+    path = f"{cls.__module__}:{cls.__qualname__}"
+    docs = PARAM_DOCS.get(path, {})
+    comments = _source_comments(cls)
+    out = []
+    for name, (kind, default) in cls.params.items():
+        values, meaning = docs.get(name, (TYPE_RANGES.get(kind, kind.__name__), comments.get(name, "")))
+        out.append(Parameter(name, kind.__name__, default, values, meaning))
+    return out
 
 
 def split_specs(text: str, option: str = "--strategies") -> list[str]:

@@ -47,6 +47,17 @@ SPEED = (
     ("speedup", lambda r: f"{r['speedup']:.2f}x" if "speedup" in r else "-"),
     ("efficiency", lambda r: f"{r['efficiency']:.0%}" if "efficiency" in r else "-"),
 )
+#: the throughput table's columns for a search strategy (shown when one is benched)
+SEARCH = (
+    ("search ms/decision", lambda r: _search(r, "search_ms_per_decision", "{:,.1f}")),
+    ("search iterations/s", lambda r: _search(r, "search_iterations_per_s", "{:,.0f}")),
+)
+
+
+def _search(row: dict[str, Any], key: str, form: str) -> str:
+    """A search strategy's cost column ("-" for a scripted strategy)."""
+    value = row.get(key)
+    return "-" if value is None else form.format(value)
 RECORDING = (
     ("strategy", lambda r: r["strategy"]),
     ("games", lambda r: f"{r['games']:,}"),
@@ -138,7 +149,9 @@ def bench_command(
             kept[kind if kind in ("recording", "copy") else "throughput"].append(row)
     if as_json:
         return
-    out.print(_table(f"{game} throughput, {n} players, no records", SPEED, kept["throughput"]))
+    searched = any("search_ms_per_decision" in row for row in kept["throughput"])
+    speed = (*SPEED, *SEARCH) if searched else SPEED
+    out.print(_table(f"{game} throughput, {n} players, no records", speed, kept["throughput"]))
     if recording:
         out.print(_table(f"{game} recording, {n} players, 1 worker", RECORDING, kept["recording"]))
     if copying:
