@@ -20,4 +20,7 @@ PLUGIN = GamePlugin(
     data="sim/games/graenaland/data",
     own_seats=True,
     own_comparisons="analysis.graenaland:compares_three_player",
+    picture="sim.games.graenaland.picture:picture",
+    describe="sim.games.graenaland.describe:describe",
+    spaces="sim.games.graenaland.spaces",
 )
