@@ -125,3 +125,9 @@ class KnarrState:
     #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
     #: never serialised (snapshots name its path)
     data: KnarrData = field(init=False, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str:
+        """The picture of the whole state (``sim.games.knarr.picture``): a state shows itself in Jupyter."""
+        from sim.games.knarr.picture import picture
+
+        return picture(self)
