@@ -659,14 +659,17 @@ def goal_plan_costs(view: GraenalandView) -> dict[tuple[int, ...], float]:
 
 
 class GreedyStrategy(GraenalandBase):
-    """``greedy``: proportional coalitions, accepts a fair share, builds towards goals, no public works."""
+    """Moves its heroes where it expects to win the most cards by vote; proposes to take everything where
+    it alone holds a majority, and otherwise offers the smallest winning coalition shares in proportion to
+    their votes; accepts a fair share; builds towards the goals that advance most; never pays for public
+    works."""
 
     name = "greedy"
 
 
 class CooperativeStrategy(GraenalandBase):
-    """``cooperative`` (strategy tips, graenaland.txt:327-334): generous splits, accepts a little less,
-    remembers who was unfair, builds roads and yield improvements early and contributes to joint ones."""
+    """Plays the rulebook's cooperative tips: generous splits, accepts a little less, remembers who
+    treated it unfairly, builds roads and yield improvements early and pays towards joint buildings."""
 
     name = "cooperative"
     params = {**GraenalandBase.params, "generosity": (float, 1.3), "holdout": (float, 0.6),
@@ -674,8 +677,8 @@ class CooperativeStrategy(GraenalandBase):
 
 
 class RivalStrategy(GraenalandBase):
-    """``rival`` (graenaland.txt:336-342): concentrated force (few territories, strong army), stingy
-    splits, holds out for more, never helps public buildings."""
+    """Plays the rulebook's rival tips: concentrates its force on few territories with a strong army,
+    makes stingy splits, holds out for more and never helps pay for public buildings."""
 
     name = "rival"
     params = {**GraenalandBase.params, "generosity": (float, 0.7), "holdout": (float, 1.0),
@@ -683,16 +686,17 @@ class RivalStrategy(GraenalandBase):
 
 
 class WarlordStrategy(GraenalandBase):
-    """``warlord``: a warrior-heavy seat that raises its army first and wins votes by force."""
+    """A warrior-heavy player: it raises its army first and wins votes by force; otherwise it plays like
+    greedy."""
 
     name = "warlord"
     params = {**GraenalandBase.params, "army": (float, 2.5), "holdout": (float, 0.9)}
 
 
 class PlannerStrategy(GraenalandBase):
-    """``planner``: the greedy player with the goal planner on (``focus=0.8``): it works out which three
-    goals its position completes for the fewest cards (victory needs three of five, graenaland.txt:225)
-    and builds for those, with the other two at a fifth of their weight."""
+    """The greedy player with its goal planner on (focus 0.8): it works out which three of the five
+    goals its position completes for the fewest cards, since victory needs three, and builds for those,
+    weighing the other two at a fifth of their value."""
 
     name = "planner"
     params = {**GraenalandBase.params, "focus": (float, 0.8)}

@@ -576,15 +576,20 @@ class GreenlandBase(Strategy):
 
 
 class GreedyStrategy(GreenlandBase):
-    """The shared valuation with balanced weights: a dead Hunter comes back as a baby from Valhalla, so a
-    life is worth less than the base's cautious 2.5, and a card of one's own a little more."""
+    """Rates every legal option at once: a hunt by its chance of success times the reward, less the
+    Hunters the bloody faces are expected to kill; Hunters go where the whole party sent there gains most
+    per tribesman; energy is worth a life while the fuel upkeep is not covered. Its weights are balanced: a
+    dead Hunter comes back as a baby, so a life is worth 1.8 rather than a cautious 2.5, and a card of its
+    own a little more. It never converts."""
 
     name = "greedy"
     params = {**GreenlandBase.params, "life": (float, 1.8), "spread": (float, 0.3)}
 
 
 class SpreaderStrategy(GreenlandBase):
-    """Spreads Hunters widely and takes risks (see the module doc)."""
+    """A hunter that spreads widely and takes risks: lives are cheap, every new card is worth a bonus,
+    Mariners and colonists are sought and iron is never spent on a hunt; it never converts. Otherwise it
+    rates the options as greedy does."""
 
     name = "spreader"
     params = {
@@ -600,7 +605,10 @@ class SpreaderStrategy(GreenlandBase):
 
 
 class ElderStrategy(GreenlandBase):
-    """A cautious elder-builder that converts when it pays (see the module doc)."""
+    """A cautious elder-builder: lives are dear, its Hunters avoid bloody cards and spend iron, it
+    promotes elders and their actions bank iron and ivory; from generation 6, once iron and ivory would
+    outscore its Trophies, it burns its elders and converts to monotheism. Otherwise it rates the options
+    as greedy does."""
 
     name = "elder"
     params = {

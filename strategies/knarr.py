@@ -244,13 +244,17 @@ class KnarrBase(Strategy):
 
 
 class GreedyStrategy(KnarrBase):
-    """``greedy``: the best one-ply value at the default weights."""
+    """Takes the option worth most at once, at the default weights: assets at fixed values (reputation by
+    the turns left to earn income from it), trade rows by the trades expected in the rest of the game, crew
+    cards by what they add to later recruits and payments, Buildings by their rows times the expected
+    activations; it pays with the Vikings whose assets it will miss least."""
 
     name = "greedy"
 
 
 class CollectorStrategy(KnarrBase):
-    """``collector``: races Lands of Influence, keeps a broad crew of the colours they ask for."""
+    """Races for Lands of Influence and keeps a broad crew of the colours they ask for; otherwise it plays
+    like greedy."""
 
     name = "collector"
     params = KnarrBase.params | {
@@ -262,7 +266,8 @@ class CollectorStrategy(KnarrBase):
 
 
 class TraderStrategy(KnarrBase):
-    """``trader``: trade-row engine; Trading Lands' rows double, banks bracelets to trade 3 at a time."""
+    """Builds a trade-row engine: Trading Lands' rows count double and it saves bracelets to trade three
+    at a time; otherwise it plays like greedy."""
 
     name = "trader"
     params = KnarrBase.params | {
@@ -274,14 +279,16 @@ class TraderStrategy(KnarrBase):
 
 
 class HoarderStrategy(KnarrBase):
-    """``hoarder`` (expansion): hoards raid tokens to win raids; likes Buildings with raid bonuses."""
+    """For the expansion: hoards raid tokens to win raids and likes Buildings with raid bonuses; otherwise
+    it plays like greedy."""
 
     name = "hoarder"
     params = KnarrBase.params | {"raid": (float, 1.6)}
 
 
 class ArchitectStrategy(KnarrBase):
-    """``architect`` (expansion): a Building engine: coins and Buildings weigh more."""
+    """For the expansion: a Building engine, with coins and Buildings weighing more; otherwise it plays
+    like greedy."""
 
     name = "architect"
     params = KnarrBase.params | {"coin": (float, 1.1), "building": (float, 1.8)}

@@ -73,7 +73,10 @@ class OnePlyStrategy(Strategy):
 
 
 class GreedyStrategy(OnePlyStrategy):
-    """``greedy``: the best immediate gain of its own score."""
+    """Looks one card ahead: it lays the card, turned and placed where its own score rises most at once,
+    and between equal placements the one that leaves its opponents lowest, then one at random. At the start
+    of its turn it replaces a card that fits nowhere, gathers its clan when no card fits and it still has at
+    least two tokens and a discard pile, and otherwise keeps its hand; it passes only when nothing fits."""
 
     name = "greedy"
 
@@ -82,7 +85,9 @@ class GreedyStrategy(OnePlyStrategy):
 
 
 class BuilderStrategy(OnePlyStrategy):
-    """``builder``: climbs village -> tower -> warrior -> rider -> castle and guards its requirements.
+    """Plays like greedy but climbs the chain village, tower, warrior, rider, castle and guards what its
+    items need: a placement is worth its own gain, plus climb times the chain level of the advanced items it
+    lays, less protect times the number of its own requirement items it covers.
 
     value = own gain + climb x (chain level of the advanced items laid)
             - protect x (own requirement items covered).
@@ -100,7 +105,9 @@ class BuilderStrategy(OnePlyStrategy):
 
 
 class RaiderStrategy(OnePlyStrategy):
-    """``raider``: covers opponents' requirement items and breaks their Mainland.
+    """Plays like greedy but attacks: a placement is worth its own gain plus aggression times both the
+    score its opponents lose and the number of their requirement items it covers, so it buries what their
+    items need and breaks up their Mainland.
 
     value = own gain + aggression x (opponents' total score lost)
             + aggression x (opponents' requirement items covered).

@@ -14,7 +14,8 @@ BLOCK = 256
 
 
 class RandomStrategy(Strategy):
-    """Picks each option with equal probability, using the strategy's own generator.
+    """Picks one of the legal options at random, each equally likely, with its own random generator; it
+    plays every game and never looks at the view.
 
     Index ``floor(u * n)`` of ``n`` options for a uniform ``u`` in [0, 1): ``u * n`` stays below ``n``
     in floating point, and the bias is of order 2**-53.  The draws come in blocks of ``BLOCK`` (a

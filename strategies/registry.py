@@ -124,12 +124,14 @@ def parse_spec(text: str, game: str) -> StrategySpec:
 #: beside ``params`` in the source, where it has them)
 PARAM_DOCS: dict[str, dict[str, tuple[str, str]]] = {
     ISMCTS: {
-        "iterations": ("1 or more", "searches per decision: the budget, so a game stays a function of its seed"),
+        "iterations": ("1 or more",
+                       "searches per decision: the budget, so a game stays a function of its seed"),
         "c": ("0 or more", "the exploration constant of UCB1"),
         "playout": ("random, or a strategy of the game that does not search",
                     "the policy that plays on from each new node"),
         "depth": ("0 or more", "decisions each playout plays (0: to the end of the game)"),
-        "reward": ("win, rank or score", "what a playout scores: the win share, the rank or the normalised score"),
+        "reward": ("win, rank or score",
+                   "what a playout scores: the win share, the rank or the normalised score"),
         "widen": ("above 0", "progressive widening: at most widen x N^alpha options tried after N visits"),
         "alpha": ("0 to 1", "the exponent of progressive widening"),
         "ms": ("0 or more", "milliseconds per decision in place of iterations (0: off); games then depend on "

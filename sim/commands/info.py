@@ -37,19 +37,43 @@ def games_command() -> None:
 
 @app.command("strategies", cls=GameCommand)
 def strategies_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
-    """List the built-in strategies that play GAME, and their parameters."""
-    from strategies.registry import builtin_names, parse_spec
-
+    """The built-in strategies that play GAME: each one's description, and its parameters with their
+    defaults and the values they take."""
     spec = get_game(game)
-    table = Table(title=f"strategies for {spec.name} (or your own: package.module:Class[:key=value...])")
-    for name in ("strategy", "class", "parameters (key=default)", "about"):
-        table.add_column(name)
-    for name in builtin_names(spec.name):
-        cls = parse_spec(name, spec.name).cls
-        params = ", ".join(f"{k}={d!r} ({t.__name__})" for k, (t, d) in cls.params.items()) or "-"
-        about = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        table.add_row(name, f"{cls.__module__}:{cls.__qualname__}", params, about)
-    out.print(table)
+    print(f"strategies for {spec.name} (or your own class: package.module:Class[:key=value...])")
+    for name in strategy_names(spec.name):
+        print()
+        print("\n".join(strategy_lines(name, spec.name)))
+
+
+def strategy_names(game: str) -> list[str]:
+    """The built-in strategy names that play ``game`` (``strategies.registry.builtin_names``)."""
+    from strategies.registry import builtin_names
+
+    return builtin_names(game)
+
+
+def strategy_lines(name: str, game: str, width: int = 100) -> list[str]:
+    """What ``skald strategies`` prints for one strategy: its name and class, its whole description
+    wrapped to ``width``, then one line per parameter (key=default, type, values taken, meaning)."""
+    import textwrap
+
+    from strategies.registry import describe, parameters, parse_spec
+
+    cls = parse_spec(name, game).cls
+    lines = [f"{name}  ({cls.__module__}:{cls.__qualname__})"]
+    lines += textwrap.wrap(describe(cls), width - 2, initial_indent="  ", subsequent_indent="  ",
+                           break_on_hyphens=False)
+    params = parameters(cls)
+    if not params:
+        lines.append("  parameters: none")
+        return lines
+    lines.append("  parameters (key=default: type, values; meaning):")
+    for p in params:
+        text = f"{p.name}={p.default}: {p.kind}, {p.values}" + (f"; {p.meaning}" if p.meaning else "")
+        lines += textwrap.wrap(text, width - 4, initial_indent="    ", subsequent_indent="        ",
+                               break_on_hyphens=False)
+    return lines
 
 
 @app.command("rules", cls=GameCommand)
@@ -124,21 +148,26 @@ def records_command(
     """The columns of GAME's records: each action kind with the action columns it fills, and what every
     column of the games, seats and turns tables holds."""
     spec = get_game(game)
+    if markdown:
+        print(records_markdown(spec), end="")
+        return
     for title, header, rows in _record_tables(spec):
-        if markdown:
-            print(f"### {title}\n")
-            print("| " + " | ".join(header) + " |")
-            print("|" + "---|" * len(header))
-            for row in rows:
-                print("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
-            print()
-            continue
         table = Table(title=title)
         for name in header:
             table.add_column(name)
         for row in rows:
             table.add_row(*row)
         out.print(table, markup=False, highlight=False)
+
+
+def records_markdown(spec: Any) -> str:
+    """``skald records GAME --markdown``: each table of ``_record_tables`` under a level-3 heading."""
+    lines = []
+    for title, header, rows in _record_tables(spec):
+        lines += [f"### {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+        lines.append("")
+    return "\n".join(lines) + "\n"
 
 
 def _type_name(kind: Any) -> str:
