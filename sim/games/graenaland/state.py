@@ -110,6 +110,12 @@ class GraenalandState:
     #: never serialised (snapshots name its path)
     data: GraenalandData = field(init=False, repr=False, compare=False)
 
+    def _repr_svg_(self) -> str:
+        """The picture with everything shown, so a state displays itself in Jupyter (issue 20)."""
+        from sim.games.graenaland.picture import picture
+
+        return picture(self)
+
 
 #: for ``sim.game.copy_state``: the fields holding lists (or dicts) of immutable values, and those holding
 #: lists (or dicts) of such lists; every other field but ``rng`` and ``anchor`` is immutable
