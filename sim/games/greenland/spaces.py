@@ -9,8 +9,8 @@ x die face); casualty (place x Alpha among the dead); breed (card x elder rank +
 x target + 1); done, convert.  Bounded blocks (an option's rank among the legal options of its kind, in
 the game's order, below the bound): move (512), bribe and counter (128 each), accept and refuse (8).
 
-The largest option lists seen over 300 random games per player count: see tests/test_pettingzoo.py's
-measurement (65 options at 4 players over 20 games, 140 of them moves).
+The largest option lists seen over 20 random games per player count: 53, 59, 65 options (2-4 players);
+the most moves 140, bribes 14, counters 7, accepts and refuses 1.
 
 Observation (float32, ``SHAPE``), from the seat's ``GreenlandView`` only (no deck order, no other hand,
 no secret bid); seats beyond the player count -1:

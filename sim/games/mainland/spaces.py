@@ -9,8 +9,8 @@ Actions (``Discrete(ACTIONS)``, factored: every legal option has its own number,
   with its top-left tile at (row, col).
 
 ACTIONS = 8 + 4*R*C + 5*4*R*C = 4712 for the packaged data (a data file with a larger board or hand is
-refused with a ``SkaldError`` naming the limit).  The largest option list seen over 300 random games
-per player count: 324 (2 players), 484 (3), 676 (4).
+refused with a ``SkaldError`` naming the limit).  The largest option list seen over 5 random games
+per player count (not yet measured over hundreds): 324 (2 players), 484 (3), 676 (4).
 
 Observation (float32, ``SHAPE``), from the seat's ``MainlandView`` only; seats beyond the player count -1:
 """
