@@ -165,7 +165,7 @@ def _viking(data: KnarrData, card: int, x: int, y: int, w: int, h: int, long: bo
     asset = ASSETS[data.viking_asset[card]]
     label = LONG_LABELS.get(asset, asset) if long else ASSET_SHORT[asset]
     return [
-        element("rect", x=x, y=y, width=w, height=h, rx=2, class_=f"c{c}"),
+        element("rect", x=x, y=y, width=w, height=h, class_=f"c{c}"),
         element("text", label, x=x + w // 2, y=y + h - 4, class_=f"k{c}"),
     ]
 
@@ -242,7 +242,7 @@ def _track(
 ) -> int:
     """One track 0..top, a lane per seat with its marker, ``marks`` under some cells; the y below."""
     cell = 540 / (top + 1)
-    lanes = 7 * v.n_players + 4
+    lanes = 8 * v.n_players + 4
     height = lanes + 12
     svg.add("rect", x=LEFT, y=y, width=540, height=height, class_="t")
     ticks = "".join(f"M{LEFT + i * cell:.1f} {y}v{height}" for i in range(1, top + 1))
@@ -254,7 +254,7 @@ def _track(
         svg.add("text", text, x=LEFT + i * cell + cell / 2, y=y + lanes + 22, class_="m s g")
     for p, value in enumerate(values):
         cx = LEFT + (min(value, top) + 0.5) * cell
-        circle = element("circle", cx=cx, cy=y + 16 + 7 * p, r=3.2, fill=seat_colour(p))
+        circle = element("circle", cx=cx, cy=y + 16 + 8 * p, r=3.8, fill=seat_colour(p))
         svg.piece("marker", [circle], class_=kind, data_seat=p)
     return y + lanes + (26 if marks else 16)
 
@@ -286,17 +286,13 @@ def _effect_lines(data: KnarrData, index: int, width: int) -> list[str]:
 
 
 def _building(data: KnarrData, index: int, x: int, y: int, w: int, h: int) -> list[str]:
-    """A Building card: id and cost in coins, its non-empty village rows and raid assets (line 24)."""
+    """A Building card: id, cost in coins (on display), its non-empty village rows and raid assets
+    (line 24); at (0, 0) the x and y are left out (a seat's panel places it with a transform)."""
     b = data.buildings[index]
+    cost = f" · {b.cost} coin{'s' if b.cost != 1 else ''}" if w > GRID_W else ""
     out = [
-        element("rect", x=x, y=y, width=w, height=h, rx=4, class_="bd"),
-        element(
-            "text",
-            f"{building_name(data, index)} · {b.cost} coin{'s' if b.cost != 1 else ''}",
-            x=x + 5,
-            y=y + 12,
-            class_="b" if w > GRID_W else "b s",
-        ),
+        element("rect", x=x or None, y=y or None, width=w, height=h, rx=4, class_="bd"),
+        element("text", building_name(data, index) + cost, x=x + 5, y=y + 12, class_="b"),
     ]
     for i, line in enumerate(_effect_lines(data, index, w // 5)):
         out.append(element("text", line, x=x + 5, y=y + 23 + 10 * i, class_="s"))
@@ -468,8 +464,8 @@ def _small_destination(data: KnarrData, index: int, x: int, y: int, note: str, d
     return [
         element(
             "rect",
-            x=x,
-            y=y,
+            x=x or None,
+            y=y or None,
             width=GRID_W,
             height=32,
             rx=3,
