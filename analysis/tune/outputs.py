@@ -1,0 +1,147 @@
+"""A tune's outputs in its folder:
+
+* ``best.toml`` (or ``best/`` for a data folder): the winner's data file, usable as it is with
+  ``skald run GAME --data best.toml``; ``rules.txt``: the winner's ``--rule NAME=VALUE`` lines;
+* ``tune.json``: every candidate's values, games spent and estimate, the rungs, the finalists' confirmed
+  values with intervals and the tests, and what the winner changes;
+* ``tune.html``: the report section (``analysis.tune.report``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analysis.tune import params as P
+from sim.manifest import write_text_atomic
+
+if TYPE_CHECKING:
+    from analysis.tune.engine import Outcome
+
+
+def changes(result: Outcome) -> list[dict[str, Any]]:
+    """What the winner changes against the base data (packaged unless the tune names one) and rules."""
+    from analysis.tune.check import base_docs
+    from sim import rules as rulebook
+    from sim.games import get_game
+
+    tune, game = result.tune, get_game(result.tune.game)
+    winner = _candidate(result, result.confirmation["winner"])
+    defaults = rulebook.resolve(game, tune.rules)
+    docs = None
+    out = []
+    for param, i in zip(tune.parameters, winner.choice, strict=True):
+        if param.kind == "rule":
+            before: Any = defaults.get(param.target)
+            after: Any = param.options[i]
+        elif param.kind == "file":
+            before, after = tune.data or "packaged", param.options[i]
+        else:
+            docs = docs if docs is not None else base_docs(tune, game)
+            file, steps = P.parse_path(param.target)
+            before = P.get(docs[file], steps)
+            after = param.options[i] if param.kind == "data" else P.permute(before, param.options[i])
+            if isinstance(before, dict) and isinstance(after, dict):
+                before = {k: before.get(k) for k in after}
+        out.append(
+            {
+                "parameter": param.name,
+                "kind": param.kind,
+                "target": param.target,
+                "before": before,
+                "after": after,
+                "changed": before != after,
+            }
+        )
+    return out
+
+
+def _candidate(result: Outcome, index: int) -> Any:
+    return next(c for c in result.candidates if c.index == index)
+
+
+def document(result: Outcome) -> dict[str, Any]:
+    tune, state = result.tune, result.state
+    last_rung = {c: (r.games, s) for r in result.rungs for c, s in zip(r.candidates, r.scores, strict=True)}
+    candidates = []
+    for c in result.candidates:
+        games = sum(state.played((c.index, r)) for r in range(len(result.runs)))
+        rung = last_rung.get(c.index)
+        candidates.append(
+            {
+                "candidate": c.index,
+                "values": P.describe(tune.parameters, c.choice),
+                "rules": c.rules,
+                "data": None if c.data is None else Path(c.data).name,
+                "invalid": c.invalid,
+                "games": games,
+                "games_per_run": None if rung is None else rung[0],
+                "objective": None if rung is None else rung[1],
+            }
+        )
+    return {
+        "tune": tune.name,
+        "title": tune.title,
+        "game": tune.game,
+        "players": tune.players,
+        "seed": tune.seed,
+        "budget": result.budget,
+        "games_spent": state.spent(),
+        "runs": [list(r) for r in result.runs],
+        "objective": [
+            {
+                "kind": t.kind,
+                "weight": t.weight,
+                "measure": t.measure,
+                "combine": t.combine,
+                "target": t.target,
+                "runs": [list(r) for r in t.runs],
+            }
+            for t in tune.terms
+        ],
+        "method": "successive halving on common seeds (analysis.tune.search), eta "
+        f"{tune.eta}; the finalists re-measured on fresh seeds",
+        "schedule": {
+            "survivors": list(result.plan.schedule.survivors),
+            "games": list(result.plan.schedule.games),
+            "confirm_games_per_run": result.plan.confirm_games,
+        },
+        "rungs": [
+            {"games_per_run": r.games, "candidates": r.candidates, "objective": r.scores}
+            for r in result.rungs
+        ],
+        "candidates": candidates,
+        "finalists": result.finalists,
+        "confirmation": result.confirmation,
+        "history": [{"games_spent": g, "objective": v} for g, v in result.history],
+        "winner": result.confirmation["winner"],
+        "changes": changes(result),
+    }
+
+
+def write(result: Outcome, out: Path) -> dict[str, Any]:
+    """Write the outputs (each through a temporary name); return the ``tune.json`` document."""
+    from analysis.tune.report import write_html
+
+    doc = document(result)
+    winner = _candidate(result, doc["winner"])
+    lines = [
+        f"--rule {k}={v if isinstance(v, str) else str(v).lower()}" for k, v in sorted(winner.rules.items())
+    ]
+    if winner.data is not None:
+        src = Path(winner.data)
+        target = out / ("best" + src.suffix if src.is_file() else "best")
+        if src.is_file():
+            write_text_atomic(src.read_text(encoding="utf-8"), target)
+        else:
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(src, target)
+        doc["best_data"] = target.name
+        lines.append(f"--data {target}")
+    write_text_atomic("\n".join(lines) + "\n", out / "rules.txt")
+    doc["command"] = f"skald run {result.tune.game} --players {result.tune.players} " + " ".join(lines)
+    write_text_atomic(json.dumps(doc, indent=2, default=str) + "\n", out / "tune.json")
+    write_html(doc, out / "tune.html")
+    return doc

@@ -1,0 +1,166 @@
+"""Playing candidates: each candidate's data file under the tune folder, and its games with the runner.
+
+A candidate's games are those of ``skald run GAME --players N --strategies TABLE --seats MODE --seed S
+--rule ... --data candidates/cNNN.toml`` (the plan is ``sim.plan.make_plan``'s, each game
+``sim.runner.play_indexed``'s), so game ``g`` of every candidate is dealt from the same seed: candidates
+are compared on common seeds.  Nothing is recorded but one row of whole numbers per game
+(``objectives.Stats``); games are cut into chunks of ``CHUNK`` (independent of ``--jobs``) and played in
+this process (``--jobs 1``) or by loky workers, their rows returned in order.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analysis.tune import objectives as obj
+from analysis.tune import params as P
+from analysis.tune.check import base_file, read_docs
+from analysis.tune.spec import Tune
+from analysis.tune.tomlfile import dumps
+from sim.errors import SkaldError, one_line
+
+CHUNK = 50
+
+
+@dataclass
+class Candidate:
+    """One configuration: its option index per parameter, rules and data file (None: the base data)."""
+
+    index: int
+    choice: tuple[int, ...]
+    rules: dict[str, Any]
+    data: str | None
+    invalid: str | None = None
+
+
+def write_candidate(tune: Tune, game: Any, index: int, choice: tuple[int, ...], folder: Path) -> Candidate:
+    """Build candidate ``index``'s rules and data file under ``folder/candidates``; a candidate whose data
+    the game refuses is kept with the reason (``invalid``) and never played."""
+    rules, docs, alternative = P.apply(
+        tune.parameters, choice, lambda alt: read_docs(alt or base_file(tune, game))
+    )
+    rules = {**tune.rules, **rules}
+    data = alternative if alternative is not None else tune.data
+    if docs:
+        data = _write_docs(tune, game, index, choice, docs, alternative, folder)
+    candidate = Candidate(index, choice, rules, data)
+    try:
+        from sim.plan import make_plan
+
+        make_plan(tune.game, tune.players, ["random"], seats=tune.seats, rules=rules, data=data)
+    except SkaldError as exc:
+        candidate.invalid = one_line(str(exc))
+    except Exception as exc:  # a game's loader that trips over a changed value in its own way
+        candidate.invalid = one_line(f"{type(exc).__name__}: {exc}")
+    return candidate
+
+
+def _write_docs(
+    tune: Tune,
+    game: Any,
+    index: int,
+    choice: tuple[int, ...],
+    docs: dict[str | None, Any],
+    alternative: str | None,
+    folder: Path,
+) -> str:
+    source = alternative or base_file(tune, game)
+    header = [f"written by skald tune ({tune.name}), candidate {index}, from {Path(source).name}:"]
+    header += [f"  {k} = {v}" for k, v in P.describe(tune.parameters, choice).items()]
+    target = folder / "candidates" / f"c{index:04d}"
+    if None in docs:
+        path = target.with_suffix(".toml")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(docs[None], header), encoding="utf-8")
+        return str(path)
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target)
+    for name, doc in docs.items():
+        (target / str(name)).write_text(dumps(doc, header), encoding="utf-8")
+    return str(target)
+
+
+def plan_for(tune: Tune, candidate: Candidate, run: tuple[str, ...], seed: int) -> Any:
+    from sim.plan import make_plan
+
+    plan, _ = make_plan(
+        tune.game,
+        tune.players,
+        list(run),
+        seats=tune.seats,
+        seed=seed,
+        rules=candidate.rules,
+        data=candidate.data,
+        max_decisions=tune.max_decisions,
+    )
+    return plan
+
+
+def play_rows(plan: Any, start: int, end: int) -> np.ndarray:
+    """Per-game rows ``[seat wins x n, strategy wins x k, decisions, failed]`` of games ``start..end-1``
+    (wins scaled by ``objectives.scale``)."""
+    from sim.plan import resolve_game
+    from sim.runner import play_indexed
+
+    game = resolve_game(plan.game_ref)
+    texts = [s.text for s in plan.specs]
+    n = plan.players
+    names = obj.distinct(tuple(texts))
+    unit = obj.scale(n)
+    rows = np.zeros((end - start, n + len(names) + 2), dtype=np.int64)
+    for g in range(start, end):
+        played = play_indexed(plan, game, g, None, None, texts)
+        row = rows[g - start]
+        for seat, share in enumerate(played.shares):
+            wins = round(share * unit)
+            row[seat] += wins
+            row[n + names.index(texts[played.order[seat]])] += wins
+        row[-2] = played.outcome.decisions
+        row[-1] = int(played.failure is not None or played.outcome.truncated)
+    return rows
+
+
+@dataclass(frozen=True)
+class Task:
+    """Games ``start..end-1`` of ``key`` (a candidate's run: ``(candidate, run index)``) under ``plan``."""
+
+    key: tuple[int, int]
+    start: int
+    end: int
+    plan: Any
+
+
+def chunks(key: tuple[int, int], plan: Any, start: int, end: int) -> list[Task]:
+    """The tasks of games ``start..end-1``, cut at multiples of ``CHUNK``."""
+    tasks, g = [], start
+    while g < end:
+        stop = min(end, (g // CHUNK + 1) * CHUNK)
+        tasks.append(Task(key, g, stop, plan))
+        g = stop
+    return tasks
+
+
+def _task(task: Task) -> np.ndarray:
+    return play_rows(task.plan, task.start, task.end)
+
+
+def play_tasks(tasks: list[Task], jobs: int, on_done: Callable[[Task, np.ndarray], None]) -> None:
+    """Play ``tasks`` (in this process for one job, else on loky workers); ``on_done`` in task order."""
+    results: Iterator[np.ndarray]
+    if jobs == 1 or len(tasks) <= 1:
+        results = (_task(t) for t in tasks)
+    else:
+        from joblib import delayed
+
+        from sim.backends import loky_parallel
+
+        results = loky_parallel(jobs, return_as="generator")(delayed(_task)(t) for t in tasks)
+    for task, rows in zip(tasks, results, strict=True):
+        on_done(task, rows)

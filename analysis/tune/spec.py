@@ -1,0 +1,353 @@
+"""The tune file (TOML) and its validation: one ``SkaldError`` line naming the key and what is allowed.
+
+[tune]
+name = "mainland-castle"        # letters, digits, - and _ (the default output folder results/tune-NAME)
+title = "..."                   # optional, and description
+game = "mainland"
+players = 4
+seed = 42                       # the search's own seed (common seeds, sampling, fresh confirmation seeds)
+budget = 4000                   # games in all, search and confirmation (--budget overrides it)
+seats = "rotate"                # seat mode of every run
+rules = { }                     # rule switches fixed for every candidate
+# data = "my.toml"              # the base data file (default: the packaged one)
+# max_decisions = 3000
+candidates = 64                 # at most this many candidates (sampled with the seed when there are more)
+eta = 3                         # successive halving keeps 1/eta of the candidates per rung
+finalists = 3                   # re-measured on fresh seeds at the end
+confirm = 0.3                   # share of the budget for the re-measurement
+
+[[parameters]]                  # kind = rule | data | permutation | file (see analysis.tune.params)
+kind = "rule"
+rule = "castle_needs_overlap"
+
+[[objective]]                   # kind = even_seats | game_length | win_matrix (analysis.tune.objectives)
+kind = "even_seats"
+populations = [["greedy"], ["builder"]]
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.tune import objectives as obj
+from analysis.tune.params import KINDS, Parameter, PathError, label, orders, parse_path
+from sim.errors import SkaldError
+
+TUNE_KEYS = {
+    "name",
+    "title",
+    "description",
+    "game",
+    "players",
+    "seed",
+    "budget",
+    "seats",
+    "rules",
+    "data",
+    "max_decisions",
+    "candidates",
+    "eta",
+    "finalists",
+    "confirm",
+}
+PARAM_KEYS = {"name", "kind", "rule", "path", "values", "labels"}
+OBJECTIVE_KEYS = {
+    "even_seats": {"kind", "weight", "populations", "strategies", "measure", "combine"},
+    "game_length": {"kind", "weight", "strategies", "target"},
+    "win_matrix": {"kind", "weight", "strategies", "target"},
+}
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+@dataclass
+class Tune:
+    """A checked tune file."""
+
+    name: str
+    title: str
+    description: str
+    game: str
+    players: int
+    seed: int
+    budget: int
+    seats: str
+    rules: dict[str, Any]
+    data: str | None
+    max_decisions: int | None
+    candidates: int
+    eta: int
+    finalists: int
+    confirm: float
+    parameters: list[Parameter]
+    terms: list[obj.Term]
+    source: str
+    text: str = ""
+    base: Path = field(default_factory=Path)
+
+
+class Reader:
+    """Checks of one file's values, each failing with ``tune file SOURCE: KEY ...``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, message: str) -> SkaldError:
+        return SkaldError(f"tune file {self.source}: {message}")
+
+    def keys(self, table: Any, where: str, allowed: set[str]) -> dict[str, Any]:
+        if not isinstance(table, dict):
+            raise self.fail(f"{where} must be a table")
+        bad = sorted(set(table) - allowed)
+        if bad:
+            raise self.fail(f"unknown key {where}.{bad[0]} (allowed: {', '.join(sorted(allowed))})")
+        return table
+
+    def int(self, value: Any, where: str, low: int, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            span = f"from {low}" + (f" to {high}" if high else " up")
+            raise self.fail(f"{where} must be a whole number {span}, not {value!r}")
+        return value
+
+    def number(self, value: Any, where: str, low: float, high: float) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise self.fail(f"{where} must be a number from {low} to {high}, not {value!r}")
+        return float(value)
+
+    def str(self, value: Any, where: str, allowed: tuple[str, ...] | None = None) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"{where} must be a non-empty string, not {value!r}")
+        if allowed is not None and value not in allowed:
+            raise self.fail(f"{where} {value!r} is not allowed (allowed: {', '.join(allowed)})")
+        return value.strip()
+
+    def strategies(self, value: Any, where: str) -> list[str]:
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(s, str) and s.strip() for s in value)
+        ):
+            raise self.fail(f"{where} must be a non-empty list of strategy specs (strings), not {value!r}")
+        return [s.strip() for s in value]
+
+
+def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
+    """Parse and check a tune file against its game (rules, strategies, data paths): nothing is written."""
+    read = Reader(source)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise read.fail(f"not valid TOML: {exc}") from None
+    bad = sorted(set(doc) - {"tune", "parameters", "objective"})
+    if bad:
+        raise read.fail(f"unknown table {bad[0]!r} (allowed: [tune], [[parameters]], [[objective]])")
+    head = read.keys(doc.get("tune"), "tune", TUNE_KEYS)
+    tune = _head(read, head, text, base or Path.cwd())
+    from analysis.tune.check import check_game
+
+    game = check_game(read, tune)
+    params = doc.get("parameters")
+    if not isinstance(params, list) or not params:
+        raise read.fail("needs at least one [[parameters]] table")
+    names: set[str] = set()
+    for i, raw in enumerate(params):
+        param = _parameter(read, raw, f"parameters[{i}]", tune, game)
+        if param.name in names:
+            raise read.fail(f"parameters[{i}].name {param.name!r} is used twice (give each its own name)")
+        names.add(param.name)
+        tune.parameters.append(param)
+    if sum(p.kind == "file" for p in tune.parameters) > 1:
+        raise read.fail("at most one parameter of kind 'file' (whole data files replace each other)")
+    terms = doc.get("objective")
+    if isinstance(terms, dict):
+        terms = [terms]
+    if not isinstance(terms, list) or not terms:
+        raise read.fail("needs an [[objective]] table (kind = even_seats, game_length or win_matrix)")
+    tune.terms = [_term(read, raw, f"objective[{i}]", tune.players) for i, raw in enumerate(terms)]
+    from analysis.tune.check import check_strategies
+
+    check_strategies(read, tune)
+    return tune
+
+
+def _head(read: Reader, head: dict[str, Any], text: str, base: Path) -> Tune:
+    from sim import seats as seating
+
+    name = read.str(head.get("name"), "tune.name")
+    if not NAME_RE.match(name):
+        raise read.fail(f"tune.name {name!r} may hold only letters, digits, '-' and '_'")
+    rules = head.get("rules", {})
+    if not isinstance(rules, dict):
+        raise read.fail("tune.rules must be a table of rule switches (name = value)")
+    data = head.get("data")
+    return Tune(
+        name=name,
+        title=read.str(head.get("title", name), "tune.title"),
+        description=str(head.get("description", "")).strip(),
+        game=read.str(head.get("game"), "tune.game"),
+        players=read.int(head.get("players"), "tune.players", 1),
+        seed=read.int(head.get("seed", 42), "tune.seed", 0, 2**31 - 1),
+        budget=read.int(head.get("budget", 2000), "tune.budget", 1),
+        seats=read.str(head.get("seats", "rotate"), "tune.seats", tuple(seating.MODES)),
+        rules=dict(rules),
+        data=None if data is None else str(_relative(base, read.str(data, "tune.data"))),
+        max_decisions=None
+        if "max_decisions" not in head
+        else read.int(head["max_decisions"], "tune.max_decisions", 1),
+        candidates=read.int(head.get("candidates", 64), "tune.candidates", 1, 10_000),
+        eta=read.int(head.get("eta", 3), "tune.eta", 2, 10),
+        finalists=read.int(head.get("finalists", 3), "tune.finalists", 1, 20),
+        confirm=read.number(head.get("confirm", 0.3), "tune.confirm", 0.05, 0.9),
+        parameters=[],
+        terms=[],
+        source=read.source,
+        text=text,
+        base=base,
+    )
+
+
+def _relative(base: Path, path: str) -> Path:
+    p = Path(path)
+    return p if p.is_absolute() else base / p
+
+
+def _parameter(read: Reader, raw: Any, where: str, tune: Tune, game: Any) -> Parameter:
+    from analysis.tune.check import base_docs, rule_values
+
+    raw = read.keys(raw, where, PARAM_KEYS)
+    kind = read.str(raw.get("kind"), f"{where}.kind", KINDS)
+    need = {"rule": "rule", "data": "path", "permutation": "path", "file": "values"}[kind]
+    if need not in raw:
+        raise read.fail(f"{where}.{need} is missing (a {kind} parameter needs it)")
+    values = raw.get("values")
+    if values is not None and (not isinstance(values, list) or not values):
+        raise read.fail(f"{where}.values must be a non-empty list")
+    target = read.str(raw.get(need), f"{where}.{need}") if kind != "file" else ""
+    name = read.str(raw.get("name", target or "data file"), f"{where}.name")
+    if kind == "rule":
+        options = rule_values(read, game, target, values, f"{where}.values")
+    elif kind == "file":
+        options = [
+            str(_relative(tune.base, read.str(v, f"{where}.values[{j}]"))) for j, v in enumerate(values)
+        ]
+        for option in options:
+            if not Path(option).exists():
+                raise read.fail(f"{where}.values: data file {option!r} not found")
+    else:
+        if values is None and kind == "data":
+            raise read.fail(f"{where}.values is missing (the values a data parameter tries)")
+        current = _at(read, base_docs(tune, game), target, f"{where}.path")
+        options = _data_options(read, kind, current, values, where)
+    labels = [label(o) if kind != "permutation" else "-".join(map(str, o)) for o in options]
+    given = raw.get("labels")
+    if given is not None:
+        if (
+            not isinstance(given, list)
+            or len(given) != len(options)
+            or not all(isinstance(x, str) for x in given)
+        ):
+            raise read.fail(f"{where}.labels must be a list of {len(options)} strings, one per value")
+        labels = list(given)
+    return Parameter(name, kind, target, tuple(options), tuple(labels))
+
+
+def _at(read: Reader, docs: dict[str | None, Any], path: str, where: str) -> Any:
+    from analysis.tune.params import get
+
+    try:
+        file, steps = parse_path(path)
+        if file not in docs:
+            files = ", ".join(str(f) for f in docs)
+            raise PathError(
+                f"the data has no file {file!r} (files: {files}; write FILE.toml:path for a folder)"
+            )
+        return get(docs[file], steps)
+    except PathError as exc:
+        raise read.fail(f"{where} {path!r}: {exc}") from None
+
+
+def _data_options(read: Reader, kind: str, current: Any, values: Any, where: str) -> list[Any]:
+    if kind == "data":
+        return list(values)
+    if not isinstance(current, list) or len(current) < 2:
+        raise read.fail(f"{where}.path must lead to a list of two or more items to permute")
+    if values is None:
+        try:
+            return orders(len(current))
+        except PathError as exc:
+            raise read.fail(f"{where}: {exc}; give the orders to try as values") from None
+    every = set(range(len(current)))
+    for j, v in enumerate(values):
+        if not isinstance(v, list) or sorted(v) != sorted(every) or not all(isinstance(x, int) for x in v):
+            raise read.fail(f"{where}.values[{j}] must be an order of 0..{len(current) - 1}, not {v!r}")
+    return [tuple(v) for v in values]
+
+
+def _term(read: Reader, raw: Any, where: str, players: int) -> obj.Term:
+    if not isinstance(raw, dict):
+        raise read.fail(f"{where} must be a table")
+    kind = read.str(raw.get("kind"), f"{where}.kind", obj.KINDS)
+    raw = read.keys(raw, where, OBJECTIVE_KEYS[kind])
+    weight = read.number(raw.get("weight", 1.0), f"{where}.weight", 0.0, 1e6)
+    if kind == "even_seats":
+        if ("populations" in raw) == ("strategies" in raw):
+            raise read.fail(
+                f"{where} needs one of populations (a list of strategy lists) or strategies (a list)"
+            )
+        pops = raw["populations"] if "populations" in raw else [raw["strategies"]]
+        if not isinstance(pops, list) or not pops:
+            raise read.fail(f"{where}.populations must be a non-empty list of strategy lists")
+        runs = [
+            obj.table_for(read.strategies(p, f"{where}.populations[{j}]"), players)
+            for j, p in enumerate(pops)
+        ]
+        return obj.Term(
+            kind,
+            weight,
+            tuple(dict.fromkeys(runs)),
+            measure=read.str(raw.get("measure", "gap"), f"{where}.measure", obj.MEASURES),
+            combine=read.str(raw.get("combine", "max"), f"{where}.combine", obj.COMBINES),
+        )
+    strategies = read.strategies(raw.get("strategies"), f"{where}.strategies")
+    if kind == "game_length":
+        target = read.number(raw.get("target"), f"{where}.target", 1e-9, 1e9)
+        return obj.Term(kind, weight, (obj.table_for(strategies, players),), target=target)
+    return _matrix(read, raw, where, players, strategies, weight)
+
+
+def _matrix(
+    read: Reader, raw: dict[str, Any], where: str, players: int, strategies: list[str], weight: float
+) -> obj.Term:
+    k = len(strategies)
+    if k < 2 or len(set(strategies)) != k or players < 2:
+        raise read.fail(f"{where}.strategies must be two or more different strategies (and players >= 2)")
+    target = raw.get("target")
+    ok = (
+        isinstance(target, list)
+        and len(target) == k
+        and all(
+            isinstance(row, list)
+            and len(row) == k
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in row)
+            for row in target
+        )
+    )
+    if not ok:
+        raise read.fail(f"{where}.target must be a {k} x {k} matrix of win rates from 0 to 1")
+    runs = tuple(table for _, _, table in obj.pair_runs(tuple(strategies), players))
+    return obj.Term("win_matrix", weight, runs, target=target, strategies=tuple(strategies))
+
+
+def load_file(path: str | Path) -> Tune:
+    """Read and check a tune file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SkaldError(f"tune file {str(path)!r} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SkaldError(f"cannot read tune file {str(path)!r}: {exc}") from None
+    return parse(text, repr(str(path)), base=path.parent)
