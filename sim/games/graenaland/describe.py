@@ -124,8 +124,8 @@ def _build(state: GraenalandState, board: Board, data: GraenalandData, seat: int
     where = _where(board, data, act.territory)
     if kind == "joint":
         name = PUBLIC[act.index]
-        cost = cost_words(data.costs[name])
-        return f"proposes a joint {_noun(name)} at {where} (costs {cost}; the others may contribute)"
+        price = cost_words(data.costs[name])
+        return f"proposes a joint {_noun(name)} at {where} (costs {price}; the others may contribute)"
     cost = board.village_cost[act.territory] if kind == "village" else data.costs[kind]
     article = "an" if kind[0] in "aeiou" else "a"
     return f"builds {article} {_noun(kind)} at {where} (costs {cost_words(cost)})"

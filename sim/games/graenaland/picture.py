@@ -19,7 +19,7 @@ still drawn as backs, with their resource written on them.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sim.games.graenaland.board import Board
 from sim.games.graenaland.data import BUILDINGS, GOALS, MOUNTAINS, PUBLIC, RESOURCES, TERRAINS, GraenalandData
@@ -83,7 +83,8 @@ def scene(state: GraenalandState, seat: int | None) -> Scene:
     return Scene(
         view, None, cards, tuple(tuple(res[c] for c in pile) for pile in state.draft_cards),
         tuple(tuple(res[c] for c in hand) for hand in state.hands),
-        tuple(tuple(sorted(tuple(sorted(data.supply_cards[c])) for c in s)) for s in state.supplies),
+        tuple(tuple(sorted((min(data.supply_cards[c]), max(data.supply_cards[c])) for c in s))
+              for s in state.supplies),
         tuple(cards_levels[c] if c >= 0 else () for c in state.vp_card) if state.vp_card
         else ((),) * state.n_players,
         tuple(tuple(cards_levels[c] for c in offer) for offer in state.vp_offer) if state.vp_offer
@@ -333,29 +334,46 @@ def _army_track(svg: Svg, v: GraenalandView, y: float) -> None:
 
 
 def _panel(svg: Svg, sc: Scene, p: int, y: float) -> None:
-    """One seat: name, main player's ship (line 52), goals met (lines 223-231), holdings."""
+    """One seat: name, main player's ship (line 52), goals (lines 223-231) or victory points (286),
+    holdings."""
     v = sc.view
-    goals = v.goals[p]
-    needed = [v.data.goals[g] for g in GOALS]
-    met = sum(1 for g, need in zip(goals, needed, strict=True) if g >= need)
     colour = seat_colour(p)
     parts = [element("rect", x=4, y=y, width=WIDTH - 8, height=PANEL_H - 4, rx=4, fill="#fafafa",
                      stroke=colour, stroke_width=2),
              element("rect", x=40, y=y + 5, width=14, height=14, fill=colour, stroke="#000"),
              element("text", f"seat {p}", x=60, y=y + 17, font_size=13, font_weight="bold"),
-             element("text", f"goals met {met} of {len(GOALS)}", x=120, y=y + 17)]
-    for g, name in enumerate(GOALS):
-        ok = goals[g] >= needed[g]
-        parts.append(element("rect", x=240 + g * 104, y=y + 5, width=100, height=15,
-                             class_="gm" if ok else "gn"))
-        parts.append(element("text", f"{'✓ ' if ok else ''}{name} {goals[g]}/{needed[g]}", x=244 + g * 104,
-                             y=y + 16, font_size=10, font_weight="bold" if ok else None))
-    parts.append(element("text", f"houses left {v.houses[p]}", x=770, y=y + 17, font_size=11))
-    parts += _victory_parts(sc, p, 870, y + 17)
-    parts += _holdings(sc, p, y + 25)
+             *_goal_parts(sc, p, y),
+             element("text", f"houses left {v.houses[p]}", x=770, y=y + 17, font_size=11),
+             *_victory_parts(sc, p, 870, y + 17), *_holdings(sc, p, y + 25)]
     svg.add("g", children=parts, class_=f"seat-panel seat-{p}")
     if p == v.main:
         svg.add("use", href="#ship", x=12, y=y + 8, class_="piece ship")
+
+
+def _goal_parts(sc: Scene, p: int, y: float) -> list[str]:
+    """The five goals: value against the victory conditions card (lines 225-231), or with victory point
+    cards (line 281: that card is not used) against the seat's own card's levels where shown (286)."""
+    v = sc.view
+    goals = v.goals[p]
+    if v.rules.get("victory_cards"):
+        card = sc.victory[p]
+        levels: list[tuple] = list(card) if card else [()] * len(GOALS)
+        met = [bool(lv) and value >= lv[0] for value, lv in zip(goals, levels, strict=True)]
+        texts = [f"{name} {value}" + (" of " + "/".join(map(str, lv)) if lv else "")
+                 for name, value, lv in zip(GOALS, goals, levels, strict=True)]
+        out = []
+    else:
+        needed = [v.data.goals[g] for g in GOALS]
+        met = [value >= need for value, need in zip(goals, needed, strict=True)]
+        texts = [f"{'✓ ' if ok else ''}{name} {value}/{need}"
+                 for name, value, need, ok in zip(GOALS, goals, needed, met, strict=True)]
+        out = [element("text", f"goals met {sum(met)} of {len(GOALS)}", x=120, y=y + 17)]
+    for g, text in enumerate(texts):
+        out.append(element("rect", x=240 + g * 104, y=y + 5, width=100, height=15,
+                           class_="gm" if met[g] else "gn"))
+        out.append(element("text", text, x=244 + g * 104, y=y + 16, font_size=10 if len(text) < 18 else 9,
+                           font_weight="bold" if met[g] else None))
+    return out
 
 
 def _victory_parts(sc: Scene, p: int, x: float, y: float) -> list[str]:
@@ -423,7 +441,7 @@ STYLE = (".m{font-size:10px;text-anchor:end;fill:#666}.k{font-size:7px;fill:#555
 def _card_defs(prefix: str, w: float, h: float, size: int, marked: bool) -> list[str]:
     """Card faces ``{prefix}0..4``, the back ``{prefix}b`` and (``marked``) backs with their resource
     written on them, ``{prefix}b0..4``."""
-    mid = dict(x=w / 2, y=h / 2 + size / 3, font_size=size, text_anchor="middle")
+    mid: dict[str, Any] = dict(x=w / 2, y=h / 2 + size / 3, font_size=size, text_anchor="middle")
     out = []
     for r in range(len(RESOURCES)):
         out.append(element("g", id=f"{prefix}{r}", children=[
@@ -434,14 +452,17 @@ def _card_defs(prefix: str, w: float, h: float, size: int, marked: bool) -> list
     out.append(element("g", id=f"{prefix}b", children=back))
     for r in range(len(RESOURCES) if marked else 0):
         out.append(element("g", id=f"{prefix}b{r}", children=[
-            *back, element("text", ABBREV[r], fill=RESOURCE_FILL[r], font_weight="bold", **mid)]))
+            back[0], element("rect", x=2, y=h / 2 - size / 2 - 2, width=w - 4, height=size + 4, rx=1,
+                             fill=RESOURCE_FILL[r]),
+            element("text", ABBREV[r], fill=RESOURCE_INK[r], **mid)]))
     return out
 
 
 def _board_defs() -> list[str]:
     """Houses, buildings, heroes, public building tokens, the yield square, the ship."""
-    white = dict(text_anchor="middle", fill="#fff", stroke="#000", stroke_width=0.4, font_weight="bold")
-    dashed = dict(fill="none", stroke="#777", stroke_dasharray="3 2")
+    white: dict[str, Any] = dict(text_anchor="middle", fill="#fff", stroke="#000", stroke_width=0.4,
+                                 font_weight="bold")
+    dashed: dict[str, Any] = dict(fill="none", stroke="#777", stroke_dasharray="3 2")
     out = [element("path", id="v", d=house_path(0, 0, 12, 14), stroke="#000")]
     for b, name in enumerate(BUILDINGS):
         out.append(element("g", id=name, children=[element("path", d=house_path(0, 0, 24, 24), stroke="#000"),
@@ -461,7 +482,7 @@ def _board_defs() -> list[str]:
         out.append(element("g", id=name, children=[element("rect", width=width, height=13, rx=3, fill=colour),
                    element("text", name, x=width / 2, y=10, font_size=9, text_anchor="middle", fill="#fff")]))
     for r in range(len(RESOURCES)):
-        text = dict(x=12, y=16, font_size=10, text_anchor="middle")
+        text: dict[str, Any] = dict(x=12, y=16, font_size=10, text_anchor="middle")
         out.append(element("g", id=f"q{r}", children=[element("rect", width=24, height=24, **dashed),
                    element("text", ABBREV[r], fill="#777", **text)]))
         out.append(element("g", id=f"y{r}", children=[
