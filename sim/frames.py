@@ -259,7 +259,9 @@ def frames_of(game: Recorded) -> Frames:
 
 
 def _encoded(frames: list[list[int]]) -> list[Encoded]:
-    out, previous = [], []
+    """One view's frames, each encoded against the one before."""
+    out: list[Encoded] = []
+    previous: list[int] = []
     for current in frames:
         out.append(encode(previous, current))
         previous = current

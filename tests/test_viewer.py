@@ -197,3 +197,17 @@ def test_a_four_player_mainland_game_stays_small(tmp_path: Path, capsys) -> None
     assert len(drawn) == len(frames.captions)
     for k in (0, len(drawn) // 2, len(drawn) - 1):
         assert [frames.svg(k, view) for view in range(5)] == drawn[k]
+
+
+def test_an_errored_game_ends_on_its_error(tictactoe: str, tmp_path: Path, capsys) -> None:
+    """A strategy that raises: the frames stop at the board where it raised, and the last caption says so."""
+    out = tmp_path / "e"
+    code, _, err = cli(capsys, "run", tictactoe, "--players", "2", "--games", "4", "--jobs", "1", "--quiet",
+                       "--strategies", "random,tests.broken_strategy:Raiser:p=1",
+                       "--out", str(out))  # fmt: skip
+    assert code == 0, err
+    games = pl.read_parquet(out / "games").sort("game_id")
+    assert games["errored"][0]
+    frames = record_frames(out, 0)
+    assert len(frames.captions) == games["decisions"][0] + 1
+    assert frames.captions[-1] == [f"errored at turn {games['error_turn'][0]}: {games['error'][0]}"]
