@@ -16,9 +16,20 @@ protocol alone:
 * **Large option lists**: progressive widening, a seat's arms at a node limited to
   ``ceil(widen * N ** alpha)`` for its N visits there; new arms are drawn at random among the legal
   options not tried yet (Coulom 2007).
+* **A prior** (``prior``): the first arm a seat gets at a node (whenever none of its arms there is legal
+  in the iteration's determinization) is the choice of a scripted strategy, so the search starts from
+  the scripted move and leaves it only when the samples say so.  At the root the searcher's prior arm
+  is that strategy's choice from the real view and options ``choose`` was given; everywhere else, and
+  for the other seats, its choice from that seat's view of the determinized state (``game.view`` of
+  the sample), never the true state.  ``prior=`` empty (the default) takes the game's best scripted
+  strategy: the plug-in's ``best_strategy`` where it declares one, else its first strategy (none for
+  a game without strategies); ``prior=none`` turns it off (every arm drawn at random); any other
+  value is a strategy spec of the game.  The prior's players are made afresh for each decision, from
+  the searcher's generator.
 * **Playouts**: ``depth`` decision points (0: to the end) of the ``playout`` policy (``random``, or any
-  strategy spec of the game, e.g. ``greedy``), then ``sim.search.rewards`` of the state reached (the
-  result at the end; the game's ``evaluate``, or its scores by rank, before it).
+  strategy spec of the game, e.g. ``greedy``), each choice made at random instead with probability
+  ``epsilon`` (epsilon-greedy), then ``sim.search.rewards`` of the state reached (the result at the
+  end; the game's ``evaluate``, or its scores by rank, before it).
 
 The budget is the iteration count, so a game with ``ismcts`` in it is a function of its seed like any
 other.  ``ms=`` (milliseconds per decision, 0: off) replaces it with a time budget: as many iterations
@@ -78,6 +89,8 @@ class ISMCTSStrategy(Strategy):
         "widen": (float, 2.0),
         "alpha": (float, 0.5),
         "ms": (float, 0.0),
+        "prior": (str, ""),
+        "epsilon": (float, 0.0),
     }
     time_budget = "ms"
     iterations: int
@@ -88,6 +101,8 @@ class ISMCTSStrategy(Strategy):
     widen: float
     alpha: float
     ms: float
+    prior: str
+    epsilon: float
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -97,9 +112,17 @@ class ISMCTSStrategy(Strategy):
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
         if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0 or self.ms < 0:
             raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1, c >= 0 and ms >= 0 are required")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"epsilon must be between 0 and 1, not {self.epsilon}")
         if self.playout.split(":")[0] == self.name:
             raise ValueError("the playout policy cannot itself search (give random or a scripted strategy)")
+        if self.prior.split(":")[0] == self.name:
+            raise ValueError("the prior cannot itself search (give none or a scripted strategy)")
         self.context: SearchContext | None = None
+        #: the prior's players by seat and the searcher's prior key at the root (set per decision)
+        self._prior: list[Strategy] | None = None
+        self._prior_spec: Any = False
+        self._root_prior: Any = None
         #: iterations run and decisions searched in this game (telemetry for bench and summaries)
         self.iterations_run = 0
         self.decisions_searched = 0
@@ -128,6 +151,12 @@ class ISMCTSStrategy(Strategy):
         root = Node()
         allowed = {option_key(o): i for i, o in enumerate(options)}
         policy = self._policy(game)
+        if self._prior_spec is False:  # parsed once per game
+            self._prior_spec = prior_spec(game, self.prior)
+        self._prior = self._players(game, self._prior_spec)
+        self._root_prior = None
+        if self._prior is not None:  # the real view and options, as the runner gave them
+            self._root_prior = option_key(self._prior[self.seat].choose(view, options))
         start = time.perf_counter()
         if self.ms > 0:  # a time budget: as many iterations as fit, at least one
             deadline, done = start + self.ms / 1000.0, 0
@@ -162,7 +191,7 @@ class ISMCTSStrategy(Strategy):
             for seat in game.to_move(state):
                 options = game.legal_options(state, seat)
                 only = allowed if (node is root and seat == self.seat) else None
-                index, key, new = self._select(node, seat, options, only)
+                index, key, new = self._select(node, seat, options, only, state)
                 choices[seat] = options[index]
                 picks.append((seat, key))
                 expanded = expanded or new
@@ -184,10 +213,11 @@ class ISMCTSStrategy(Strategy):
                 arm[TOTAL] += reward[seat]
 
     def _select(
-        self, node: Node, seat: int, options: Sequence[Any], only: dict[Any, int] | None
+        self, node: Node, seat: int, options: Sequence[Any], only: dict[Any, int] | None, state: Any
     ) -> tuple[int, Any, bool]:
         """(option index, its key, whether it is a new arm) for ``seat`` at ``node``: a new arm while
-        progressive widening allows one, else UCB1 on the legal arms with availability counts."""
+        progressive widening allows one (the prior's choice where no arm is legal yet, else one at
+        random), else UCB1 on the legal arms with availability counts."""
         arms = node.arms.setdefault(seat, {})
         keys = [option_key(o) for o in options]
         legal = [i for i, k in enumerate(keys) if (only is None or k in only)]
@@ -199,7 +229,9 @@ class ISMCTSStrategy(Strategy):
             visits += arm[VISITS]
         untried = [i for i in legal if keys[i] not in arms]
         if untried and (not tried or len(tried) < math.ceil(self.widen * max(visits, 1.0) ** self.alpha)):
-            index = untried[int(self.rng.integers(len(untried)))]
+            index = self._prior_index(seat, options, keys, untried, only, state) if not tried else None
+            if index is None:
+                index = untried[int(self.rng.integers(len(untried)))]
             arms[keys[index]] = [0.0, 0.0, 1.0]
             return index, keys[index], True
         best, best_value = tried[0], -math.inf
@@ -214,6 +246,23 @@ class ISMCTSStrategy(Strategy):
                 best, best_value = i, value
         return best, keys[best], False
 
+    def _prior_index(
+        self, seat: int, options: Sequence[Any], keys: list[Any], untried: list[int],
+        only: dict[Any, int] | None, state: Any,
+    ) -> int | None:
+        """The index of the prior's choice among ``untried`` (None: no prior, or its choice is no new
+        arm): at the root the searcher's from the real view, else ``seat``'s from its view of the
+        determinized ``state``."""
+        if self._prior is None:
+            return None
+        if only is not None:  # the searcher at the root
+            key = self._root_prior
+        else:
+            player = self._prior[seat]
+            seen = self.context.game.view(state, seat) if player.reads_view else None  # type: ignore[union-attr]
+            key = option_key(player.choose(seen, options))
+        return next((i for i in untried if keys[i] == key), None)
+
     # ----------------------------------------------------------------- playouts
 
     def _policy(self, game: Any) -> list[Strategy] | None:
@@ -222,9 +271,14 @@ class ISMCTSStrategy(Strategy):
             return None
         from strategies.registry import parse_spec
 
-        spec = parse_spec(self.playout, game.name)
+        return self._players(game, parse_spec(self.playout, game.name))
+
+    def _players(self, game: Any, spec: Any) -> list[Strategy] | None:
+        """One player of ``spec`` per seat, seeded from the searcher's generator (None for no spec)."""
+        if spec is None:
+            return None
         if getattr(spec.cls, "searches", False):
-            raise ValueError("the playout policy cannot itself search")
+            raise ValueError("a playout policy or prior cannot itself search")
         seeds = self.rng.integers(0, 2**63, size=game.max_players)
         return [spec.make(seat, np.random.default_rng(int(s))) for seat, s in enumerate(seeds)]
 
@@ -236,7 +290,7 @@ class ISMCTSStrategy(Strategy):
             choices = {}
             for seat in game.to_move(state):
                 options = game.legal_options(state, seat)
-                if policy is None:
+                if policy is None or (self.epsilon > 0 and self.rng.random() < self.epsilon):
                     choices[seat] = options[int(self.rng.integers(len(options)))]
                 else:
                     player = policy[seat]
@@ -245,3 +299,29 @@ class ISMCTSStrategy(Strategy):
             game.apply(state, choices)
             steps += 1
         return state
+
+
+def prior_spec(game: Any, text: str) -> Any:
+    """The prior's strategy spec for ``game`` (None: no prior): ``text`` parsed, or for an empty
+    ``text`` the game's best scripted strategy (its plug-in's ``best_strategy``, else its first)."""
+    from strategies.registry import parse_spec
+
+    if text == "none":
+        return None
+    if not text:
+        text = best_strategy(game.name) or ""
+        if not text:
+            return None
+    return parse_spec(text, game.name)
+
+
+def best_strategy(name: str) -> str | None:
+    """The best scripted strategy game ``name``'s plug-in names (``best_strategy``, else its first
+    strategy); None for a game with no plug-in or no strategies of its own."""
+    from sim.games import GAMES
+
+    plugin = GAMES.get(name)
+    if plugin is None:
+        return None
+    declared = getattr(plugin, "best_strategy", None)
+    return declared or next(iter(plugin.strategies), None)
