@@ -16,7 +16,7 @@ The picture (greenland-third-edition.txt lines 9-16 lay the table out this way):
 
 What a seat's picture may show is ``picture_shown.Shown`` (the seat's ``view`` and the open facts of the
 table). Every piece on the table is one ``piece KIND`` element: ``card`` (a biome card in a row), ``deck``,
-``event``, ``offer``, ``tribesmen`` (one tribe's tribesmen on one place), and in the panels ``discs``,
+``event``, ``tribesmen`` (one tribe's tribesmen on one place), and in the panels ``discs``,
 ``unassigned``, ``valhalla``, ``elders`` (one rank's), ``tcard``, ``husbands``, ``trophy``, ``hand``.
 """
 

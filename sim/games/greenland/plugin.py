@@ -18,4 +18,6 @@ PLUGIN = GamePlugin(
     data="sim/games/greenland/data",
     own_seats=False,
     spaces="sim.games.greenland.spaces",
+    picture="sim.games.greenland.picture:picture",
+    describe="sim.games.greenland.describe:describe",
 )

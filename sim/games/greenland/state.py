@@ -207,3 +207,9 @@ class GreenlandState:
     #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
     #: never serialised (snapshots name its path)
     data: GreenlandData = field(init=False, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str:
+        """The state as a picture, everything shown (``greenland.picture``): Jupyter displays it."""
+        from sim.games.greenland.picture import picture
+
+        return picture(self)
