@@ -35,7 +35,7 @@ LEFT = 80  # x of the first slot (the row labels are to its left)
 DECK_SLOT = 7  # slots 0-6: the cold side (slot 6 nearest the deck); 7: the deck; 8-14: the warm side
 ROW_TOP = (78, 210)  # y of each row's cards
 STATUS_Y = 342
-TYPE_COLOURS = {"sea": "#2f6db5", "land": "#7a5a2e", "iron": "#555555"}
+TYPE_COLOURS = {"sea": "#2f6db5", "land": "#7a5a2e", "iron": "#555"}
 NEW_WORLD_COLOUR = "#6a3d9a"
 EVENT_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2f6db5", "yellow": "#d4a017"}
 
@@ -215,7 +215,7 @@ def _biome(s: Shown, card: int, cold: bool) -> list[str]:
         set(data.die["cold_bloody"]) if cold else set()
     )
     band = NEW_WORLD_COLOUR if b.new_world else TYPE_COLOURS.get(b.type, "#555")
-    stroke, width, dash = ("#000", 3, None) if card == s.now else (band, 1.5, None)
+    stroke, width, dash = ("#000", 3, None) if card == s.now else (band, None, None)
     if card in v.cards_left:
         stroke, width, dash = "#000", 2, "5 3"
     if hostile:

@@ -7,10 +7,11 @@ from sim.games.greenland.picture_shown import Shown
 from sim.picture import element, seat_colour
 
 #: the few presentation classes the pictures share (one ``<style>`` line keeps them small): ``glw`` white bold
-#: words (a card's name), ``glt`` a token's count, ``gls`` small words, ``glr`` the faces that kill
+#: words (a card's name), ``glt`` a token's count, ``gls`` small words, ``glr`` the faces that kill, ``glb``
+#: a placard's elders (bold, in the seat's colour)
 STYLE = (
-    ".glw{fill:#fff;font-weight:bold}.glt{fill:#fff;font-weight:bold;text-anchor:middle}"
-    ".gls{font-size:8px}.glr{fill:#a00}"
+    ".glw{fill:#fff;font-weight:bold}.glt{fill:#fff;font-weight:bold;text-anchor:middle;font-size:8.4px}"
+    ".gls{font-size:8px}.glr{fill:#a00}.glb{font-weight:bold;font-size:10px}"
 )
 
 
@@ -47,7 +48,8 @@ def token(seat: int, count: int, colonists: bool, alpha: bool, r: float) -> list
     else:
         shape = element("circle", r=r, fill=colour, **ring)
     label = f"{count}" + ("A" if alpha else "")
-    return [shape, element("text", label, y=r * 0.4, font_size=r * 1.05, class_="glt")]
+    size = None if r == 8 else r * 1.05  # the class's size fits the rows' tokens (r 8)
+    return [shape, element("text", label, y=r * 0.4, font_size=size, class_="glt")]
 
 
 def at(x: float, y: float) -> str:

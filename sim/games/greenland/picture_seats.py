@@ -13,7 +13,7 @@ from sim.games.greenland.state import ALPHA_DEAD, ALPHA_POOL, MONO, TPLACE, alph
 from sim.picture import Svg, element, seat_colour
 
 PANEL_W = 302
-CHIP_W, CHIP_H, GAP = 98, 44, 3
+CHIP_W, CHIP_H, GAP = 98, 46, 3
 DISC_COLOURS = ("#f28c28", "#ffffff", "#222222")  # orange energy, white ivory, black iron (line 16)
 KIND_COLOURS = {"daughter": "#f6d3e0", "animal": "#d5ebc8", "invention": "#ddd2f2", "import": "#f1e0bd"}
 
@@ -52,7 +52,7 @@ def _discs(svg: Svg, s: Shown, seat: int, x: float, y: float) -> None:
                 "discs",
                 [
                     element("circle", cx=cx, cy=y - 4, r=7, fill=DISC_COLOURS[k], stroke="#444"),
-                    element("text", f"{count} {name}", x=cx + 11, y=y, font_size=11),
+                    element("text", f"{count} {name}", x=cx + 11, y=y),
                 ],
                 data_seat=seat,
                 data_disc=name,
@@ -100,7 +100,10 @@ def _people(svg: Svg, s: Shown, seat: int, x: float, y: float, labels: list[str]
             ],
             data_seat=seat,
         )
-    labels.append(element("text", _alpha_words(s, seat), x=x + 170, y=y, font_size=10, fill="#333"))
+    alpha = element(
+        "text", _alpha_words(s, seat), x=x + PANEL_W - 4, y=y + 16, fill="#333", text_anchor="end"
+    )
+    labels.append(alpha)
 
 
 def _placard(svg: Svg, s: Shown, seat: int, x: float, y: float, labels: list[str]) -> None:
@@ -116,17 +119,8 @@ def _placard(svg: Svg, s: Shown, seat: int, x: float, y: float, labels: list[str
             continue
         alpha = alpha_rank(v.alpha[seat]) == r
         words = f"{label}: {count}" + ("A" if alpha else "")
-        svg.piece(
-            "elders",
-            [
-                element("rect", x=-4, width=CHIP_W, height=19, rx=3, fill=seat_colour(seat)),
-                element("text", words, y=13, class_="glw"),
-            ],
-            data_seat=seat,
-            data_rank=r,
-            transform=at(cx + 4, cy),
-            font_size=9,
-        )
+        text = element("text", words, x=cx + 4, y=cy + 13, fill=seat_colour(seat), class_="glb")
+        svg.piece("elders", [text], data_seat=seat, data_rank=r)
 
 
 def effect(t: TCard) -> str:
@@ -138,7 +132,7 @@ def effect(t: TCard) -> str:
     parts += ["sled"] * t.sled + [f"boat {t.transport}"] * bool(t.transport)
     parts += [f"{kind} {face}s hit" for kind, face in t.modifiers]
     parts += [f"re-roll {kind} {n}" for kind, n in t.rerolls]
-    parts += ["Sun Stone"] * t.sun_stone + ["no winter cost"] * t.winter_free
+    parts += ["reassign 3 after E"] * t.sun_stone + ["no winter cost"] * t.winter_free
     parts += [f"+{t.attack} attack die"] * bool(t.attack) + [f"{t.vp} VP"] * bool(t.vp)
     return ", ".join(parts)
 
