@@ -21,9 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.errors import SkaldError
-from sim.picture import ALL_SHOWN
-from sim.plugin import GamePlugin, load_object, plugin
+from sim.picture import ALL_SHOWN, declared, declared_function
 from sim.replay import Recorded, Replayed, check, play_again, recorded
 from sim.runner import resolve_game
 
@@ -150,27 +148,10 @@ class _Observer:
             self.numbers[view].append(self.table.numbers(self.draw(state, seat)))
 
 
-def declared(game: str) -> GamePlugin:
-    """The plug-in of ``game`` as runs find it (``sim.games.GAMES``: the registered games and any a test
-    adds), else the registered one."""
-    from sim.games import GAMES
-
-    return GAMES[game] if game in GAMES else plugin(game)
-
-
 def _functions(game: str) -> tuple[Any, Any]:
     """The game's ``picture`` and ``describe`` (a one-line error for a game that declares no picture)."""
-    found = declared(game)
-    if found.picture is None or found.describe is None:
-        missing = "picture" if found.picture is None else "describe"
-        raise SkaldError(
-            f"game {game!r} declares no {missing} (its plug-in's {missing} field is empty):"
-            " it has no replay viewer"
-        )
-    return (
-        load_object(found.picture, f"the picture of {game!r}"),
-        load_object(found.describe, f"the describe of {game!r}"),
-    )
+    why = ": it has no replay viewer"
+    return declared_function(game, "picture", why), declared_function(game, "describe", why)
 
 
 def check_pictured(game: str) -> None:

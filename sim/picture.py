@@ -7,7 +7,10 @@ A game plug-in declares (``sim.plugin.GamePlugin``):
   a seat shows only what the rules let that seat see (others' hands as backs, and so on);
 * ``describe = "module:function"``, a function ``(state, seat, option) -> str`` saying in plain words
   what ``seat`` does by choosing ``option`` in ``state`` (called before the choice is applied), for
-  example "places card 14 (village, tower / wheat, plain) rotated 90° at row 5, col 7".
+  example "places card 14 (village, tower / wheat, plain) rotated 90° at row 5, col 7" (a leading
+  "seat N " may be given: the viewer, which names the seat and its strategy itself, drops it).  The
+  words are the same in every view of a replay: they say what the rules reveal of a choice once it is
+  made (a card drawn face down is "a face-down card"), never more.
 
 The SVG keeps one layout the replay viewer (``sim.viewer``) relies on: the ``<svg>`` opening tag on the
 first line, then **one top-level element per line** (a ``<g>`` for a composite piece), then ``</svg>``.
@@ -108,29 +111,37 @@ class Picture:
         write_text_atomic(self.svg, path)
 
 
-def _plugin_function(game: str, field: str) -> Any:
-    from sim.errors import SkaldError
-    from sim.plugin import load_object, plugin
+def declared(game: str) -> Any:
+    """The plug-in of ``game`` as runs find it (``sim.games.GAMES``: the registered games and any a test
+    adds), else the registered one (a one-line ``SkaldError`` naming the known games)."""
+    from sim.games import GAMES
+    from sim.plugin import plugin
 
-    declared = plugin(game)
-    path = getattr(declared, field)
+    return GAMES[game] if game in GAMES else plugin(game)
+
+
+def declared_function(game: str, field: str, purpose: str = "") -> Any:
+    """The function a game's plug-in names in ``field`` (``picture`` or ``describe``); a one-line
+    ``SkaldError`` when the field is empty (``purpose`` says what is then missing)."""
+    from sim.errors import SkaldError
+    from sim.plugin import load_object
+
+    path = getattr(declared(game), field)
     if path is None:
-        raise SkaldError(f"game {game!r} declares no {field} (its plug-in's {field} field is empty)")
+        raise SkaldError(f"game {game!r} declares no {field} (its plug-in's {field} field is empty){purpose}")
     return load_object(path, f"the {field} of {game!r}")
 
 
 def picture(game: str, state: Any, seat: int | None = None) -> Picture:
     """The picture of ``state`` of the registered game ``game``, as ``seat`` sees it (None: everything)."""
-    return Picture(_plugin_function(game, "picture")(state, seat))
+    return Picture(declared_function(game, "picture")(state, seat))
 
 
 def describe(game: str, state: Any, seat: int, option: Any) -> str:
     """What ``seat`` does by choosing ``option`` in ``state``, in words (before it is applied)."""
-    return str(_plugin_function(game, "describe")(state, seat, option))
+    return str(declared_function(game, "describe")(state, seat, option))
 
 
 def has_pictures(game: str) -> bool:
     """Whether the registered game ``game`` declares a picture."""
-    from sim.plugin import plugin
-
-    return plugin(game).picture is not None
+    return declared(game).picture is not None
