@@ -215,7 +215,9 @@ def _biome(s: Shown, card: int, cold: bool) -> list[str]:
         set(data.die["cold_bloody"]) if cold else set()
     )
     band = NEW_WORLD_COLOUR if b.new_world else TYPE_COLOURS.get(b.type, "#555")
-    stroke, width, dash = ("#000", 3, None) if card == s.now else (band, None, None)
+    stroke, width, dash = band, None, None  # an outline: the card now, still to settle, hostile
+    if card == s.now:
+        stroke, width = "#000", 3
     if card in v.cards_left:
         stroke, width, dash = "#000", 2, "5 3"
     if hostile:

@@ -3,6 +3,8 @@ tribe's token of tribesmen."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sim.games.greenland.picture_shown import Shown
 from sim.picture import element, seat_colour
 
@@ -15,9 +17,7 @@ STYLE = (
 )
 
 
-def text_lines(
-    text: str, x: float | None, y: float, width: int, step: float = 10, **attrs: object
-) -> list[str]:
+def text_lines(text: str, x: float | None, y: float, width: int, step: float = 10, **attrs: Any) -> list[str]:
     """``text`` as ``<text>`` lines of at most ``width`` characters (broken at spaces); ``x`` None leaves
     it out (0)."""
     out, line = [], ""
@@ -42,7 +42,7 @@ def token(seat: int, count: int, colonists: bool, alpha: bool, r: float) -> list
     seat's colour (grey for seat -1, the legend's) with how many; a thick dark ring when the Alpha is among
     them (line 55)."""
     colour = seat_colour(seat) if seat >= 0 else "#777"
-    ring = {"stroke": "#111", "stroke_width": 2.5} if alpha else {}
+    ring: dict[str, Any] = {"stroke": "#111", "stroke_width": 2.5} if alpha else {}
     if colonists:
         shape = element("rect", x=-r, y=-r, width=2 * r, height=2 * r, fill=colour, **ring)
     else:

@@ -12,6 +12,7 @@ tableau are all on the table, and a hand card scores nothing until tabled (rulin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from sim.games.greenland.data import TRIBES, GreenlandData
@@ -108,7 +109,7 @@ def _secrets(state: GreenlandState) -> tuple[str, ...]:
     """Every hidden order, top card first (a deck's last element is its top card)."""
     data = state.data
 
-    def names(cards: list[int], name: object) -> str:
+    def names(cards: list[int], name: Callable[[int], str]) -> str:
         return ", ".join(str(name(c)) for c in reversed(cards)) or "none"
 
     return (
