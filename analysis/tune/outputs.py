@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 
 def changes(result: Outcome) -> list[dict[str, Any]]:
     """What the winner changes against the base data (packaged unless the tune names one) and rules."""
-    from analysis.tune.check import base_docs
+    from analysis.tune.check import base_docs, read_docs
     from sim import rules as rulebook
     from sim.games import get_game
 
     tune, game = result.tune, get_game(result.tune.game)
     winner = _candidate(result, result.confirmation["winner"])
     defaults = rulebook.resolve(game, tune.rules)
-    docs = None
+    docs = mine = None
     out = []
     for param, i in zip(tune.parameters, winner.choice, strict=True):
         if param.kind == "rule":
@@ -40,11 +40,12 @@ def changes(result: Outcome) -> list[dict[str, Any]]:
             before, after = tune.data or "packaged", param.options[i]
         else:
             docs = docs if docs is not None else base_docs(tune, game)
+            mine = mine if mine is not None else read_docs(str(winner.data))
             file, steps = P.parse_path(param.target)
-            before = P.get(docs[file], steps)
-            after = param.options[i] if param.kind == "data" else P.permute(before, param.options[i])
-            if isinstance(before, dict) and isinstance(after, dict):
-                before = {k: before.get(k) for k in after}
+            before, after = P.get(docs[file], steps), P.get(mine[file], steps)  # as the winner's file has it
+            if isinstance(before, dict) and isinstance(param.options[i], dict):
+                before = {k: before.get(k) for k in param.options[i]}
+                after = {k: after.get(k) for k in param.options[i]}
         out.append(
             {
                 "parameter": param.name,
