@@ -505,6 +505,8 @@ def test_proposal_options_divide_all_cards_among_voters():
         GAME.apply(state, {1: Propose(0, (3, 1, 1, 1))})
     with pytest.raises(IllegalChoice):  # not all the cards
         GAME.apply(state, {1: Propose(0, (1, 1, 1))})
+    with pytest.raises(IllegalChoice, match="of integers"):  # an option of another kind, not a proposal
+        GAME.apply(state, {1: (Propose(0, (1,)), "x")})
 
 
 def test_vote_needs_strictly_more_than_half():

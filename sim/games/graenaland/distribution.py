@@ -141,7 +141,10 @@ def check_proposal(state: GraenalandState, seat: int, choice: object
     and their votes (``voters_of``; none for no proposal)."""
     if not isinstance(choice, tuple) or len(choice) != 2:
         raise _illegal(seat, choice, "a proposal is Propose(territory, receivers)")
-    t, receivers = int(choice[0]), tuple(int(r) for r in choice[1])
+    try:
+        t, receivers = int(choice[0]), tuple(int(r) for r in choice[1])
+    except (TypeError, ValueError):
+        raise _illegal(seat, choice, "a proposal is Propose(territory, receivers) of integers") from None
     if t == -1 and not receivers:
         return NO_PROPOSAL, (), ()
     if not 0 <= t < len(state.cards) or not state.cards[t]:
