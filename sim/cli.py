@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from sim.commands import bench, info, report, run, study, tune  # noqa: F401 - each registers its commands
+from sim.commands import bench, info, report, run, sensitivity, study, tune  # noqa: F401 - each registers its commands
 from sim.commands.base import Resumable, app, command_line
 from sim.commands.info import COLUMN_DOCS
 from sim.errors import SkaldError, one_line

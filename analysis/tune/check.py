@@ -25,9 +25,9 @@ def check_game(read: Reader, tune: Tune) -> Any:
         check_players(game, tune.players)
         tune.rules = rulebook.resolve(game, tune.rules)
     except SkaldError as exc:
-        raise read.fail(f"tune: {exc}") from None
+        raise read.fail(f"{read.head}: {exc}") from None
     if tune.data is not None and not Path(tune.data).exists():
-        raise read.fail(f"tune.data: data file {tune.data!r} not found")
+        raise read.fail(f"{read.head}.data: data file {tune.data!r} not found")
     return game
 
 

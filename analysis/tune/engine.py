@@ -91,18 +91,19 @@ def block_of(tune: Tune, runs: list[tuple[str, ...]]) -> int:
     return math.lcm(*(seating.block_size(tune.seats, tune.players, list(run)) for run in runs))
 
 
-def check_folder(out: Path, resume: bool) -> None:
+def check_folder(out: Path, resume: bool, state_file: str = STATE_FILE, what: str = "tune") -> None:
+    """The output folder can take a new run (empty or absent) or, with ``resume``, holds its state file."""
     if out.exists() and not out.is_dir():
         raise SkaldError(f"output {str(out)!r} exists and is not a folder (choose another --out)")
     if resume:
-        if not (out / STATE_FILE).is_file():
+        if not (out / state_file).is_file():
             raise SkaldError(
-                f"nothing to resume in {str(out)!r} (no {STATE_FILE}; run the tune without --resume)"
+                f"nothing to resume in {str(out)!r} (no {state_file}; run the {what} without --resume)"
             )
     elif out.is_dir() and any(out.iterdir()):
         raise SkaldError(
-            f"tune folder {str(out)!r} exists and is not empty "
-            "(pass --resume to finish the tune it holds, or choose another --out)"
+            f"{what} folder {str(out)!r} exists and is not empty "
+            f"(pass --resume to finish the {what} it holds, or choose another --out)"
         )
 
 

@@ -129,7 +129,12 @@ def _short(value: Any) -> str:
 
 
 def write_html(doc: dict[str, Any], path: Path) -> None:
-    s = section(doc)
+    footer = f"Run the winner: <code>{html.escape(doc['command'])}</code>"
+    write_text_atomic(standalone(section(doc), footer), path)
+
+
+def standalone(s: Section, footer: str = "") -> str:
+    """A section as a standalone HTML page (charts embedded; ``footer``: HTML, already escaped)."""
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(s.title)}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
@@ -148,7 +153,5 @@ def write_html(doc: dict[str, Any], path: Path) -> None:
             parts.append("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>")
         parts.append("</table>")
     parts += [f"<p><small>{html.escape(n)}</small></p>" for n in s.notes]
-    parts.append(
-        f"<p><small>Run the winner: <code>{html.escape(doc['command'])}</code></small></p></body></html>"
-    )
-    write_text_atomic("\n".join(parts) + "\n", path)
+    parts.append(f"<p><small>{footer}</small></p></body></html>")
+    return "\n".join(parts) + "\n"

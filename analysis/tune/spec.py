@@ -92,11 +92,12 @@ class Tune:
 class Reader:
     """Checks of one file's values, each failing with ``tune file SOURCE: KEY ...``."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
+    def __init__(self, source: str, what: str = "tune file") -> None:
+        self.source, self.what = source, what
+        self.head = what.split()[0]  # the file's own table: [tune] or [sensitivity]
 
     def fail(self, message: str) -> SkaldError:
-        return SkaldError(f"tune file {self.source}: {message}")
+        return SkaldError(f"{self.what} {self.source}: {message}")
 
     def keys(self, table: Any, where: str, allowed: set[str]) -> dict[str, Any]:
         if not isinstance(table, dict):
@@ -161,12 +162,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
         tune.parameters.append(param)
     if sum(p.kind == "file" for p in tune.parameters) > 1:
         raise read.fail("at most one parameter of kind 'file' (whole data files replace each other)")
-    terms = doc.get("objective")
-    if isinstance(terms, dict):
-        terms = [terms]
-    if not isinstance(terms, list) or not terms:
-        raise read.fail("needs an [[objective]] table (kind = even_seats, game_length or win_matrix)")
-    tune.terms = [_term(read, raw, f"objective[{i}]", tune.players) for i, raw in enumerate(terms)]
+    tune.terms = objective_terms(read, doc.get("objective"), tune.players)
     from analysis.tune.check import check_strategies
 
     check_strategies(read, tune)
@@ -284,6 +280,15 @@ def _data_options(read: Reader, kind: str, current: Any, values: Any, where: str
         if not isinstance(v, list) or sorted(v) != sorted(every) or not all(isinstance(x, int) for x in v):
             raise read.fail(f"{where}.values[{j}] must be an order of 0..{len(current) - 1}, not {v!r}")
     return [tuple(v) for v in values]
+
+
+def objective_terms(read: Reader, terms: Any, players: int) -> list[obj.Term]:
+    """The checked ``[[objective]]`` tables (shared with ``skald sensitivity``, whose measures they are)."""
+    if isinstance(terms, dict):
+        terms = [terms]
+    if not isinstance(terms, list) or not terms:
+        raise read.fail("needs an [[objective]] table (kind = even_seats, game_length or win_matrix)")
+    return [_term(read, raw, f"objective[{i}]", players) for i, raw in enumerate(terms)]
 
 
 def _term(read: Reader, raw: Any, where: str, players: int) -> obj.Term:

@@ -1,0 +1,197 @@
+"""A screen's outputs in its folder, each written through a temporary name:
+
+* ``sensitivity.json``: every value and its options, every point (its options, data file, measures), the
+  effects per measure ranked with intervals, and per seat verdict the values that could overturn it (their
+  effect interval reaches the verdict's margin: the seat gap, or chi-square, at the packaged values);
+* ``sensitivity.html``: the report section (``analysis.sensitivity.report``).
+
+Nothing in them depends on the time, the folder or ``--jobs``: the same file and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from analysis.sensitivity import morris, sobol
+from analysis.tune import params as P
+from analysis.tune.engine import derived_seed
+from sim.manifest import write_text_atomic
+
+if TYPE_CHECKING:
+    from analysis.sensitivity.engine import Screen
+
+WHY_MORRIS = (
+    "Morris is the default: it ranks k values with r (k + 1) points, where Sobol's first-order and total "
+    "indices need n (k + 2) with n at least 64 or so to be stable; every point is a few dozen noisy games, "
+    "so a few well-measured points spend the budget better than many thin ones; and the question is a "
+    "screen (which values matter, by how much in the verdict's own units), not a share of variance."
+)
+WHY_SOBOL = (
+    "Sobol' indices (scipy.stats.sobol_indices): the share of the verdict's variance each value explains."
+)
+
+
+def _num(x: Any) -> float | None:
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _y(screen: Screen, candidates: list[int], m: int) -> np.ndarray:
+    return np.asarray([screen.values[c][m] if c in screen.values else np.nan for c in candidates])
+
+
+def morris_effects(screen: Screen) -> dict[str, list[dict[str, Any]]]:
+    plan, k = screen.layout.morris, len(screen.spec.parameters)
+    assert plan is not None
+    out = {}
+    for m, measure in enumerate(screen.measures):
+        y = _y(screen, screen.layout.candidate_of, m).reshape(len(plan.points), k + 1)
+        ee = morris.effects(plan, y, k)
+        rng = np.random.default_rng(derived_seed(screen.spec.seed, 23))
+        s = morris.summarise(ee, rng)
+        rows = [
+            {
+                "value": p.name,
+                "mu_star": _num(s.mu_star[i]),
+                "mu_star_low": _num(s.mu_star_low[i]),
+                "mu_star_high": _num(s.mu_star_high[i]),
+                "mu": _num(s.mu[i]),
+                "sigma": _num(s.sigma[i]),
+                "sigma_low": _num(s.sigma_low[i]),
+                "sigma_high": _num(s.sigma_high[i]),
+                "effects": int(s.counted[i]),
+            }
+            for i, p in enumerate(screen.spec.parameters)
+        ]
+        out[measure.name] = _ranked(rows, "mu_star", "mu_star_high")
+    return out
+
+
+def _ranked(rows: list[dict[str, Any]], key: str, reach: str) -> list[dict[str, Any]]:
+    order = sorted(range(len(rows)), key=lambda i: (-(rows[i][key] if rows[i][key] is not None else -1), i))
+    ranked = [rows[i] for i in order]
+    for rank, row in enumerate(ranked, 1):
+        row["rank"] = rank
+        row["reach"] = row[reach]
+    return ranked
+
+
+def sobol_effects(screen: Screen) -> dict[str, list[dict[str, Any]]]:
+    spec, k = screen.spec, len(screen.spec.parameters)
+    by_point = dict(zip(screen.layout.points, screen.layout.candidate_of, strict=True))
+
+    def measure(point: tuple[int, ...]) -> np.ndarray:
+        c = by_point[point]
+        return screen.values.get(c, np.full(len(screen.measures), np.nan))
+
+    ind = sobol.indices(
+        k, screen.layout.size, spec.levels, derived_seed(spec.seed, 22), measure, len(screen.measures)
+    )
+    out = {}
+    for m, name in enumerate(x.name for x in screen.measures):
+        y = _y(screen, screen.layout.candidate_of, m)
+        rows = []
+        for i, p in enumerate(spec.parameters):
+            levels = np.asarray([pt[i] for pt in screen.layout.points])
+            means = [
+                np.nanmean(y[levels == lv])
+                for lv in sorted(set(levels.tolist()))
+                if np.any(~np.isnan(y[levels == lv]))
+            ]
+            rows.append(
+                {
+                    "value": p.name,
+                    "first": _num(ind.first[m, i]),
+                    "first_low": _num(ind.first_low[m, i]),
+                    "first_high": _num(ind.first_high[m, i]),
+                    "total": _num(ind.total[m, i]),
+                    "total_low": _num(ind.total_low[m, i]),
+                    "total_high": _num(ind.total_high[m, i]),
+                    "main_effect_range": _num(max(means) - min(means)) if means else None,
+                }
+            )
+        out[name] = _ranked(rows, "total", "main_effect_range")
+    return out
+
+
+def document(screen: Screen) -> dict[str, Any]:
+    spec, lay = screen.spec, screen.layout
+    effects = morris_effects(screen) if lay.method == "morris" else sobol_effects(screen)
+    base = screen.values.get(0)
+    measures, hinges = [], {}
+    for m, measure in enumerate(screen.measures):
+        margin = None if base is None else abs(float(base[m]))
+        measures.append(
+            {"name": measure.name, "words": measure.words, "seat": measure.seat, "packaged": margin}
+        )
+        if measure.seat and margin is not None:
+            hinges[measure.name] = [
+                r["value"] for r in effects[measure.name] if r["reach"] is not None and r["reach"] >= margin
+            ]
+    points = []
+    for cand in screen.candidates:
+        values = (
+            P.describe(spec.parameters, cand.choice)
+            if cand.choice
+            else {"(packaged)": "every value as packaged"}
+        )
+        vals = screen.values.get(cand.index)
+        points.append(
+            {
+                "point": cand.index,
+                "values": values,
+                "data": None if cand.data is None else Path(cand.data).name,
+                "invalid": cand.invalid,
+                "measures": None
+                if vals is None
+                else {m.name: float(v) for m, v in zip(screen.measures, vals, strict=True)},
+            }
+        )
+    return {
+        "sensitivity": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "game": spec.game,
+        "players": spec.players,
+        "seed": spec.seed,
+        "seats": spec.seats,
+        "rules": spec.rules,
+        "budget": screen.budget,
+        "games_spent": screen.state.spent(),
+        "games_per_point": spec.games,
+        "runs": [list(r) for r in screen.runs],
+        "method": lay.method,
+        "why": WHY_MORRIS if lay.method == "morris" else WHY_SOBOL,
+        "levels": spec.levels,
+        "trajectories" if lay.method == "morris" else "samples": lay.size,
+        "values": [
+            {"name": p.name, "kind": k, "target": p.target, "options": list(p.labels)}
+            for p, k in zip(spec.parameters, spec.kinds, strict=True)
+        ],
+        "not_varied": spec.not_varied,
+        "measures": measures,
+        "effects": effects,
+        "could_overturn": hinges,
+        "design": [
+            lay.candidate_of[t * (len(spec.parameters) + 1) : (t + 1) * (len(spec.parameters) + 1)]
+            for t in range(lay.size)
+        ]
+        if lay.method == "morris"
+        else lay.candidate_of,
+        "points": points,
+    }
+
+
+def write(screen: Screen, out: Path) -> dict[str, Any]:
+    """Write ``sensitivity.json`` and ``sensitivity.html``; return the document."""
+    from analysis.sensitivity.report import write_html
+
+    doc = document(screen)
+    write_text_atomic(json.dumps(doc, indent=2, default=str) + "\n", out / "sensitivity.json")
+    write_html(doc, out / "sensitivity.html")
+    return doc

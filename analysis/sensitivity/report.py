@@ -1,0 +1,170 @@
+"""The screen's report section, from ``sensitivity.json`` alone: a standalone ``sensitivity.html`` (as
+``tune.html`` is made: ``analysis.tune.report.standalone``) and the section and findings ``skald report``
+adds for a folder holding a screen (``analysis.report``).
+
+The section: per measure, the values ranked by mu* (Morris) or total index (Sobol) with 95% intervals,
+a chart of the first seat verdict's ranking against its margin, and the values that could overturn each
+seat verdict (their effect interval reaches the verdict's margin).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from analysis.charts import WIDTH, png
+from analysis.findings import Finding
+from analysis.sections.blocks import Chart, Section, Table
+from sim.manifest import write_text_atomic
+
+SECTION = "sensitivity"
+
+
+def _f(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}g}"
+
+
+def _span(row: dict[str, Any], key: str, digits: int = 4) -> str:
+    return f"{_f(row[key], digits)} ({_f(row[key + '_low'], digits)} to {_f(row[key + '_high'], digits)})"
+
+
+def _lead(doc: dict[str, Any]) -> dict[str, Any]:
+    """The measure the chart and the verdict read: the first seat verdict, else the first measure."""
+    return next((m for m in doc["measures"] if m["seat"]), doc["measures"][0])
+
+
+def _chart(doc: dict[str, Any]) -> Chart:
+    import matplotlib.pyplot as plt
+
+    lead = _lead(doc)
+    rows = doc["effects"][lead["name"]][:20]
+    key = "mu_star" if doc["method"] == "morris" else "main_effect_range"
+    fig, ax = plt.subplots(figsize=(WIDTH, 0.6 + 0.32 * max(len(rows), 1)))
+    ys = list(range(len(rows)))[::-1]
+    est = [r[key] or 0.0 for r in rows]
+    ax.barh(ys, est, color="tab:blue", alpha=0.7)
+    if doc["method"] == "morris":
+        low = [max(0.0, e - (r["mu_star_low"] or e)) for e, r in zip(est, rows, strict=True)]
+        high = [max(0.0, (r["mu_star_high"] or e) - e) for e, r in zip(est, rows, strict=True)]
+        ax.errorbar(est, ys, xerr=[low, high], fmt="none", color="black", capsize=2)
+    if lead["packaged"] is not None and lead["seat"]:
+        ax.axvline(lead["packaged"], color="tab:red", ls="--", label="the verdict's margin (packaged values)")
+        ax.legend(fontsize=8)
+    ax.set_yticks(ys, [r["value"] for r in rows], fontsize=7)
+    ax.set_xlabel(
+        f"{'mu* (95% interval)' if doc['method'] == 'morris' else 'main-effect range'}: {lead['name']}"
+    )
+    ax.grid(alpha=0.3, axis="x")
+    return Chart("sensitivity-ranking", png(fig), f"values ranked by their effect on the {lead['name']}")
+
+
+def _effects_table(doc: dict[str, Any], measure: dict[str, Any]) -> Table:
+    rows = doc["effects"][measure["name"]]
+    if doc["method"] == "morris":
+        headers = ["rank", "value", "mu* (95% interval)", "mu", "sigma (95% interval)", "effects"]
+        cells = [
+            [
+                str(r["rank"]),
+                r["value"],
+                _span(r, "mu_star"),
+                _f(r["mu"]),
+                _span(r, "sigma"),
+                str(r["effects"]),
+            ]
+            for r in rows
+        ]
+    else:
+        headers = ["rank", "value", "total index (95%)", "first-order index (95%)", "main-effect range"]
+        cells = [
+            [
+                str(r["rank"]),
+                r["value"],
+                _span(r, "total", 3),
+                _span(r, "first", 3),
+                _f(r["main_effect_range"]),
+            ]
+            for r in rows
+        ]
+    at = f"; {_f(measure['packaged'])} at the packaged values" if measure["packaged"] is not None else ""
+    return Table(f"{measure['name']}: {measure['words']}{at}", headers, cells)
+
+
+def reading(doc: dict[str, Any]) -> str:
+    """One sentence: the top value of the lead measure, and what could overturn the seat verdicts."""
+    lead = _lead(doc)
+    top = doc["effects"][lead["name"]][0]
+    words = [
+        f"{len(doc['values'])} values, {doc['games_spent']:,} games ({doc['method']}):"
+        f" the {lead['name']} hinges most on {top['value']}"
+    ]
+    for name, values in doc["could_overturn"].items():
+        shown = ", ".join(values[:6]) + (f" and {len(values) - 6} more" if len(values) > 6 else "")
+        words.append(
+            f"could be overturned by {shown}" if values else f"the {name} is overturned by none of them"
+        )
+    return "; ".join(words) + "."
+
+
+def section(doc: dict[str, Any]) -> Section:
+    tables = [_effects_table(doc, m) for m in doc["measures"]]
+    if doc["not_varied"]:
+        tables.append(Table("Reconstructed values not varied", ["value", "path", "why"],
+                            [[n["name"], n["path"], n["why"]] for n in doc["not_varied"]]))  # fmt: skip
+    notes = [
+        doc["why"],
+        f"Every point plays the same {doc['games_per_point']} games per strategy table (seed {doc['seed']}:"
+        " common seeds); a value could overturn a seat verdict when its effect interval reaches the"
+        " verdict's margin (the seat measure at the packaged values).",
+    ]
+    return Section(
+        f"{SECTION}-{doc['sensitivity']}",
+        doc["title"],
+        "Which reconstructed values do the verdicts hinge on?",
+        reading(doc),
+        charts=[_chart(doc)],
+        tables=tables,
+        notes=notes,
+        findings=findings(doc),
+    )
+
+
+def findings(doc: dict[str, Any]) -> list[Finding]:
+    """Per measure and value its effect with the interval (``report.json``)."""
+    out = []
+    for m in doc["measures"]:
+        for r in doc["effects"][m["name"]]:
+            morris = doc["method"] == "morris"
+            out.append(
+                Finding(
+                    game=doc["game"],
+                    section=SECTION,
+                    metric=f"{'Morris mu*' if morris else 'Sobol total index'}: {m['name']}",
+                    groups={
+                        "screen": doc["sensitivity"],
+                        "players": doc["players"],
+                        "value": r["value"],
+                        "rank": r["rank"],
+                    },  # fmt: skip
+                    estimate=r["mu_star" if morris else "total"],
+                    low=r["mu_star_low" if morris else "total_low"],
+                    high=r["mu_star_high" if morris else "total_high"],
+                    games=doc["games_spent"],
+                    unit="decisions" if m["name"] == "game length" else "",
+                    expected=0.0,
+                )
+            )
+        if m["seat"]:
+            out.append(
+                Finding(game=doc["game"], section=SECTION, metric=f"margin: {m['name']}",
+                        groups={"screen": doc["sensitivity"], "players": doc["players"]},
+                        estimate=m["packaged"], games=doc["games_per_point"] * len(doc["runs"]))
+            )  # fmt: skip
+    return out
+
+
+def write_html(doc: dict[str, Any], path: Path) -> None:
+    from analysis.tune.report import standalone
+
+    footer = f"Screen {html.escape(doc['sensitivity'])} of {html.escape(doc['game'])}, seed {doc['seed']}."
+    write_text_atomic(standalone(section(doc), footer), path)
