@@ -17,6 +17,7 @@ for path in (str(HERE), str(ROOT)):
 
 import gen_games  # noqa: E402
 import gen_play  # noqa: E402
+import gen_spaces  # noqa: E402
 
 from sim.plugin import registered  # noqa: E402
 
@@ -86,6 +87,8 @@ def marker(name: str) -> str:
             '!!! warning "Not yet available"\n    `sim/pettingzoo.py` is being written; this build found no'
             " such module, so its reference is not here yet."
         )
+    if name == "pettingzoo-spaces":
+        return gen_spaces.spaces_section()
     if name == "strategy-links":
         return "\n".join(f"- [{p.title}](strategy/{n}.md): `{n}`" for n, p in _games())
     if name == "tictactoe-readme":

@@ -62,6 +62,11 @@ class Actions:
                 ranks[kind] = place + 1
             else:
                 place = block.index(option, view)
+            if block.index is None and place >= block.size:
+                raise SkaldError(
+                    f"{self.game}: more than {block.size} legal {kind!r} options at one decision, the bound"
+                    " of that action block (measured, not proven: tools/option_bounds.py)"
+                )
             if not 0 <= place < block.size:
                 raise SkaldError(
                     f"{self.game}: option {option!r} falls outside its block {kind!r} of {block.size} actions"
