@@ -29,7 +29,7 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import Runs, open_runs
 from analysis.sections import general
 from analysis.sections.blocks import Section
+from analysis.sections.illustration import watch, write_pages
 from analysis.study import variant_labels
 from sim.errors import SkaldError
 from sim.games import GAMES
@@ -134,6 +135,8 @@ class Part:
     game: str
     title: str
     sections: list[Section]
+    #: one-line notes in the contents (a game to watch that could not be played again)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -166,8 +169,13 @@ def game_sections(runs: Runs, game: str) -> list[Section]:
 
 
 def build_parts(runs: Runs) -> list[Part]:
-    """The report's parts: one per game in the records, then the comparison across games."""
-    parts = [Part(game, game_title(game), game_sections(runs, game)) for game in runs.games_played]
+    """The report's parts: one per game in the records (its sections, then a game to watch where its
+    plug-in declares a picture: ``analysis.sections.illustration``), then the comparison across games."""
+    parts = []
+    for game in runs.games_played:
+        watched, note = watch(runs.only(game=game), sid=f"{game}-game-to-watch")
+        sections = game_sections(runs, game) + ([watched] if watched is not None else [])
+        parts.append(Part(game, game_title(game), sections, [note] if note else []))
     parts.append(Part("", "Across games", [general.precision_section(runs)]))
     return parts
 
@@ -374,6 +382,7 @@ def write_report(
             number += 1
             chart.file = f"{out.stem}-{number:02d}-{_slug(chart.name)}.png"
             _write_atomic(out.parent / chart.file, chart.png)
+    write_pages(sections, out, _write_atomic)  # <stem>-games/<game>-game-<id>.html
     games = ", ".join(runs.games_played)
     title = title or (
         f"Skald comparison: {' against '.join(r.label for r in reversed(list(runs)))}"

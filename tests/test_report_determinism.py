@@ -96,6 +96,11 @@ def charts(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.glob("*.png"))}
 
 
+def viewers(folder: Path) -> dict[str, bytes]:
+    """The viewer pages of the report's games to watch (``report-games/<game>-game-<id>.html``)."""
+    return {p.name: p.read_bytes() for p in sorted((folder / "report-games").glob("*.html"))}
+
+
 def test_the_same_records_give_a_byte_identical_report_and_charts(
     results: Path, first: Path, tmp_path: Path
 ) -> None:
@@ -104,6 +109,9 @@ def test_the_same_records_give_a_byte_identical_report_and_charts(
     second = report(results, tmp_path, threads=1, hash_seed=1)
     assert page(second) == page(first)
     assert charts(first) and charts(second) == charts(first)
+    # issue 20, "The report": the game to watch's viewer page beside it, one per game with a picture
+    assert sorted(name.split("-game-")[0] for name in viewers(first)) == ["greenland", "knarr", "mainland"]
+    assert viewers(second) == viewers(first)
     # 'Beside each report, report.json holds every finding the page states': no timestamp in it at all
     assert (second / "report.json").read_bytes() == (first / "report.json").read_bytes()
     assert b'id="knarr-variants"' in page(first)  # the bootstrap and permutation test of the variants ran
@@ -118,6 +126,7 @@ def test_a_copy_at_another_path_gives_the_same_report_but_for_the_paths(
     shutil.copytree(results, copy)
     moved = report(copy, tmp_path / "out")
     assert charts(moved) == charts(first)
+    assert viewers(moved) == viewers(first)  # the pages name no folder either
     assert (moved / "report.json").read_bytes() == (first / "report.json").read_bytes()  # names no folder
     assert stats.identity(open_runs(copy)) == stats.identity(open_runs(results))
     one, two = page(first), page(moved)
