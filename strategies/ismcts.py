@@ -22,10 +22,9 @@ protocol alone:
   is that strategy's choice from the real view and options ``choose`` was given; everywhere else, and
   for the other seats, its choice from that seat's view of the determinized state (``game.view`` of
   the sample), never the true state.  ``prior=`` empty (the default) takes the game's best scripted
-  strategy: the plug-in's ``best_strategy`` where it declares one, else its first strategy (none for
-  a game without strategies); ``prior=none`` turns it off (every arm drawn at random); any other
-  value is a strategy spec of the game.  The prior's players are made afresh for each decision, from
-  the searcher's generator.
+  strategy, its plug-in's first (``best_strategy``; none for a game without strategies);
+  ``prior=none`` turns it off (every arm drawn at random); any other value is a strategy spec of the
+  game.  The prior's players are made afresh for each decision, from the searcher's generator.
 * **Playouts**: ``depth`` decision points (0: to the end) of the ``playout`` policy (``random``, or any
   strategy spec of the game, e.g. ``greedy``), each choice made at random instead with probability
   ``epsilon`` (epsilon-greedy), then ``sim.search.rewards`` of the state reached (the result at the
@@ -81,7 +80,7 @@ class ISMCTSStrategy(Strategy):
     games = ("*",)
     searches = True
     params = {
-        "iterations": (int, 200),
+        "iterations": (int, 100),
         "c": (float, 0.7),
         "playout": (str, "random"),
         "depth": (int, 30),
@@ -89,8 +88,9 @@ class ISMCTSStrategy(Strategy):
         "widen": (float, 2.0),
         "alpha": (float, 0.5),
         "ms": (float, 0.0),
-        "prior": (str, ""),
-        "epsilon": (float, 0.0),
+        "prior": (str, ""),  # first arm at a node: empty = the game's best scripted strategy, none = off
+        "epsilon": (float, 0.0),  # chance that a playout choice is made at random instead
+        "rank": (int, 1),  # root arms in the prior's order (its choice, then its choice of the rest, ...)
     }
     time_budget = "ms"
     iterations: int
@@ -103,6 +103,7 @@ class ISMCTSStrategy(Strategy):
     ms: float
     prior: str
     epsilon: float
+    rank: int
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -112,6 +113,8 @@ class ISMCTSStrategy(Strategy):
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
         if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0 or self.ms < 0:
             raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1, c >= 0 and ms >= 0 are required")
+        if self.rank < 1:
+            raise ValueError(f"rank must be at least 1, not {self.rank}")
         if not 0 <= self.epsilon <= 1:
             raise ValueError(f"epsilon must be between 0 and 1, not {self.epsilon}")
         if self.playout.split(":")[0] == self.name:
@@ -122,7 +125,7 @@ class ISMCTSStrategy(Strategy):
         #: the prior's players by seat and the searcher's prior key at the root (set per decision)
         self._prior: list[Strategy] | None = None
         self._prior_spec: Any = False
-        self._root_prior: Any = None
+        self._root_order: list[Any] = []
         #: iterations run and decisions searched in this game (telemetry for bench and summaries)
         self.iterations_run = 0
         self.decisions_searched = 0
@@ -151,12 +154,7 @@ class ISMCTSStrategy(Strategy):
         root = Node()
         allowed = {option_key(o): i for i, o in enumerate(options)}
         policy = self._policy(game)
-        if self._prior_spec is False:  # parsed once per game
-            self._prior_spec = prior_spec(game, self.prior)
-        self._prior = self._players(game, self._prior_spec)
-        self._root_prior = None
-        if self._prior is not None:  # the real view and options, as the runner gave them
-            self._root_prior = option_key(self._prior[self.seat].choose(view, options))
+        self._start_prior(game, view, options)
         start = time.perf_counter()
         if self.ms > 0:  # a time budget: as many iterations as fit, at least one
             deadline, done = start + self.ms / 1000.0, 0
@@ -171,9 +169,11 @@ class ISMCTSStrategy(Strategy):
         self.iterations_run += done
         self.decisions_searched += 1
         arms = root.arms.get(self.seat, {})
-        best = max(
+        first = self._root_order[0] if self._root_order else None
+        best = max(  # the most visited; on a tie the prior's choice, then the best mean
             (key for key in arms if key in allowed),
-            key=lambda k: (arms[k][VISITS], arms[k][TOTAL] / max(arms[k][VISITS], 1), -allowed[k]),
+            key=lambda k: (arms[k][VISITS], k == first, arms[k][TOTAL] / max(arms[k][VISITS], 1),
+                           -allowed[k]),
         )
         return options[allowed[best]]
 
@@ -229,7 +229,8 @@ class ISMCTSStrategy(Strategy):
             visits += arm[VISITS]
         untried = [i for i in legal if keys[i] not in arms]
         if untried and (not tried or len(tried) < math.ceil(self.widen * max(visits, 1.0) ** self.alpha)):
-            index = self._prior_index(seat, options, keys, untried, only, state) if not tried else None
+            primed = only is not None or not tried  # the root's arms follow the prior's ranking
+            index = self._prior_index(seat, options, keys, untried, only, state) if primed else None
             if index is None:
                 index = untried[int(self.rng.integers(len(untried)))]
             arms[keys[index]] = [0.0, 0.0, 1.0]
@@ -246,6 +247,22 @@ class ISMCTSStrategy(Strategy):
                 best, best_value = i, value
         return best, keys[best], False
 
+    def _start_prior(self, game: Any, view: Any, options: Sequence[Any]) -> None:
+        """Make the prior's players for this decision and rank the searcher's options at the root: the
+        prior's choice from the real view and options, then its choice among the rest, up to ``rank``."""
+        if self._prior_spec is False:  # parsed once per game
+            self._prior_spec = prior_spec(game, self.prior)
+        self._prior = self._players(game, self._prior_spec)
+        self._root_order = []
+        if self._prior is None:
+            return
+        left = options
+        while len(self._root_order) < min(self.rank, len(options)):
+            key = option_key(self._prior[self.seat].choose(view, left))
+            self._root_order.append(key)
+            keep = [i for i, o in enumerate(left) if option_key(o) != key]
+            left = left[keep] if isinstance(left, np.ndarray) else [left[i] for i in keep]
+
     def _prior_index(
         self, seat: int, options: Sequence[Any], keys: list[Any], untried: list[int],
         only: dict[Any, int] | None, state: Any,
@@ -255,8 +272,9 @@ class ISMCTSStrategy(Strategy):
         determinized ``state``."""
         if self._prior is None:
             return None
-        if only is not None:  # the searcher at the root
-            key = self._root_prior
+        if only is not None:  # the searcher at the root: the next of the prior's ranked choices
+            fresh = {keys[i]: i for i in untried}
+            return next((fresh[k] for k in self._root_order if k in fresh), None)
         else:
             player = self._prior[seat]
             seen = self.context.game.view(state, seat) if player.reads_view else None  # type: ignore[union-attr]
@@ -303,7 +321,7 @@ class ISMCTSStrategy(Strategy):
 
 def prior_spec(game: Any, text: str) -> Any:
     """The prior's strategy spec for ``game`` (None: no prior): ``text`` parsed, or for an empty
-    ``text`` the game's best scripted strategy (its plug-in's ``best_strategy``, else its first)."""
+    ``text`` the game's best scripted strategy (``best_strategy``)."""
     from strategies.registry import parse_spec
 
     if text == "none":
@@ -316,12 +334,11 @@ def prior_spec(game: Any, text: str) -> Any:
 
 
 def best_strategy(name: str) -> str | None:
-    """The best scripted strategy game ``name``'s plug-in names (``best_strategy``, else its first
-    strategy); None for a game with no plug-in or no strategies of its own."""
+    """The best scripted strategy of game ``name``: its plug-in's first strategy (the plug-ins list
+    their strongest first: greedy in all four games, which no other scripted strategy beats
+    significantly in seat-rotated matches against three greedy players, ``tools/search_strength.py``'s
+    note in the README); None for a game with no plug-in or no strategies of its own."""
     from sim.games import GAMES
 
     plugin = GAMES.get(name)
-    if plugin is None:
-        return None
-    declared = getattr(plugin, "best_strategy", None)
-    return declared or next(iter(plugin.strategies), None)
+    return None if plugin is None else next(iter(plugin.strategies), None)

@@ -69,3 +69,18 @@ def test_the_default_prior_is_the_games_best_scripted_strategy(registered: str) 
 def test_a_prior_that_searches_and_a_bad_epsilon_are_refused(spec: str, registered: str) -> None:
     with pytest.raises(SkaldError, match="strategy 'ismcts:"):
         parse_spec(spec, registered)
+
+
+def test_the_roots_arms_follow_the_priors_ranking() -> None:
+    """``rank=3``: before searching, the prior is asked three times from the real view, each time
+    without its earlier picks; with three iterations (three arms, one visit each) the tie goes to the
+    prior's first choice."""
+    state = _state_after_one_round()
+    options = tuple(GAME.legal_options(state, 0))
+    Recorder.SEEN.clear()
+    player = ISMCTSStrategy(0, np.random.default_rng(2), iterations="3", prior=RECORDER, rank="3")
+    player.attach(SearchContext(GAME, 0, state))
+    assert player.choose(GAME.view(state, 0), list(options)) == min(options)  # visits tie: the prior's
+    view = GAME.view(state, 0)
+    assert Recorder.SEEN[:3] == [(0, view, options), (0, view, options[1:]), (0, view, options[2:])]
+    Recorder.SEEN.clear()
