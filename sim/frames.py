@@ -123,6 +123,7 @@ class _Observer:
     draw: Any
     say: Any
     players: int
+    every_view: bool = True  # False: the all-shown view alone (a seat's view is one more picture a frame)
     table: LineTable = field(default_factory=LineTable)
     numbers: list[list[list[int]]] = field(default_factory=list)  # [view][frame] line numbers
     said: list[list[tuple[int, str]]] = field(default_factory=list)  # [frame] (seat, words)
@@ -131,7 +132,11 @@ class _Observer:
     ended: bool = False
 
     def __post_init__(self) -> None:
-        self.numbers = [[] for _ in range(self.players + 1)]
+        self.numbers = [[] for _ in self.seats()]
+
+    def seats(self) -> list[int | None]:
+        """The views drawn: everything shown (None), then each seat's unless ``every_view`` is off."""
+        return [None, *range(self.players)] if self.every_view else [None]
 
     def __call__(self, state: Any, choices: dict[int, Any] | None) -> None:
         self.state = state
@@ -144,7 +149,7 @@ class _Observer:
         self.movers.append(len(choices))
 
     def draw_frame(self, state: Any) -> None:
-        for view, seat in enumerate([None, *range(self.players)]):
+        for view, seat in enumerate(self.seats()):
             self.numbers[view].append(self.table.numbers(self.draw(state, seat)))
 
 
@@ -201,18 +206,19 @@ def _captions(observer: _Observer, again: Replayed, ending: str) -> tuple[list[l
     return captions, turns
 
 
-def record_frames(folder: str | Path, game_id: int) -> Frames:
+def record_frames(folder: str | Path, game_id: int, every_view: bool = True) -> Frames:
     """The frames of game ``game_id`` of the run in ``folder``, played again and checked against its
     records (``sim.replay.ReplayMismatch`` when it differs)."""
     game = recorded(folder, game_id)
-    return frames_of(game)
+    return frames_of(game, every_view)
 
 
-def frames_of(game: Recorded) -> Frames:
-    """The frames of the recorded ``game`` (see ``record_frames``)."""
+def frames_of(game: Recorded, every_view: bool = True) -> Frames:
+    """The frames of the recorded ``game`` (see ``record_frames``), in every view or (``every_view``
+    False: players + 1 times cheaper to draw) with everything shown alone."""
     plan = game.plan
     draw, say = _functions(plan.game_name)
-    observer = _Observer(draw, say, plan.players)
+    observer = _Observer(draw, say, plan.players, every_view)
     start: list[float] = []
     rules = resolve_game(plan.game_ref)
 
@@ -232,7 +238,7 @@ def frames_of(game: Recorded) -> Frames:
     return Frames(
         game=plan.game_name, title=declared(plan.game_name).title, run=plan.run_id, game_id=game.game_id,
         seed=again.played.outcome.seed, seat_texts=texts,
-        views=[ALL_SHOWN, *(f"seat {s} ({t})" for s, t in enumerate(texts))],
+        views=[ALL_SHOWN, *(f"seat {s} ({t})" for s, t in enumerate(texts) if every_view)],
         lines=observer.table.lines,
         encoded=[_encoded(frames) for frames in observer.numbers],
         captions=captions, turns=turns, scores=_scores(observer, again, start), ending=ending,

@@ -145,42 +145,11 @@ def pick(run: Run) -> Pick | None:
 
 
 def frames(folder: str | Path, game_id: int) -> Any:
-    """The frames of game ``game_id`` of the run in ``folder`` in the all-shown view alone
-    (``sim.frames.frames_of``'s observer draws every seat's view as well), checked against its records."""
-    from sim import frames as made
+    """The frames of game ``game_id`` of the run in ``folder`` in the all-shown view alone (every seat's
+    view too would cost one more picture per seat and decision), checked against its records."""
+    from sim.frames import record_frames
 
-    class AllShown(made._Observer):
-        def __post_init__(self) -> None:
-            self.numbers = [[]]
-
-        def draw_frame(self, state: Any) -> None:
-            self.numbers[0].append(self.table.numbers(self.draw(state, None)))
-
-    game = made.recorded(folder, game_id)
-    plan = game.plan
-    draw, say = made._functions(plan.game_name)
-    observer = AllShown(draw, say, plan.players)
-    start: list[float] = []
-    rules = made.resolve_game(plan.game_ref)
-
-    def observe(state: Any, choices: dict[int, Any] | None) -> None:
-        if not start:
-            start.extend(float(v) for v in rules.scores(state))
-        observer(state, choices)
-
-    again = made.play_again(game, observe)
-    made.check(game, again)
-    if not observer.ended and observer.state is not None:
-        observer.draw_frame(observer.state)
-        observer.said.append([])
-    ending = made._ending(again)
-    captions, turns = made._captions(observer, again, ending)
-    return made.Frames(
-        game=plan.game_name, title=made.declared(plan.game_name).title, run=plan.run_id, game_id=game.game_id,
-        seed=again.played.outcome.seed, seat_texts=again.seat_texts, views=[made.ALL_SHOWN],
-        lines=observer.table.lines, encoded=[made._encoded(observer.numbers[0])], captions=captions,
-        turns=turns, scores=made._scores(observer, again, start), ending=ending,
-    )  # fmt: skip
+    return record_frames(folder, game_id, every_view=False)
 
 
 @lru_cache(maxsize=16)
