@@ -40,7 +40,7 @@ import polars as pl
 from analysis import verdicts
 from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import Runs, open_runs
-from analysis.sections import general
+from analysis.sections import general, ladder, stronger
 from analysis.sections.blocks import Section
 from analysis.sections.illustration import watch, write_pages
 from analysis.study import variant_labels
@@ -149,8 +149,9 @@ class Part:
 
 def game_sections(runs: Runs, game: str) -> list[Section]:
     """One game's sections in reading order, each computed on that game's runs alone: its seat balance
-    (unless its plug-in's own sections cover seats), its plug-in's sections, strategy strength, score
-    curves and the rule variants its own sections do not compare."""
+    (unless its plug-in's own sections cover seats), its plug-in's sections, the seat verdict under
+    stronger play and the skill ladder (where the records hold them), strategy strength, score curves
+    and the rule variants its own sections do not compare."""
     own = runs.only(game=game)
     declared = GAMES.get(game)
     covers_seats = declared is not None and declared.own_seats
@@ -158,6 +159,8 @@ def game_sections(runs: Runs, game: str) -> list[Section]:
     build = declared.load_sections() if declared is not None else None
     if build is not None:
         sections += build(own)
+    sections += stronger.stronger_sections(own, sid=f"{game}-stronger-play")
+    sections += ladder.ladder_sections(own, sid=f"{game}-skill-ladder")
     sections += [
         general.strength_section(own, sid=f"{game}-strength"),
         general.curves_section(own, sid=f"{game}-curves"),

@@ -13,6 +13,7 @@ rule variant::
     seed = 42                       # root seed of every run (same seed: common deals across variants)
     seats = "rotate"                # rotate | exhaustive | random | fixed
     jobs = -1                       # worker processes (--jobs overrides it)
+    all = true                      # whether `skald study --all` plays it (false: long studies)
 
     [[runs]]
     game = "mainland"
@@ -44,7 +45,9 @@ from sim.errors import SkaldError
 if TYPE_CHECKING:
     from analysis.runs import Runs
 
-STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs"}
+STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all"}
+#: the studies of no one game (``skald study skill-ladder``), beside those the plug-ins bring
+CORE_STUDIES = ("analysis.studies:skill-ladder.toml", "analysis.studies:stronger-play.toml")
 RUN_KEYS = {
     "name",
     "game",
@@ -93,6 +96,8 @@ class Study:
     source: str  # where it was read from
     text: str = ""
     base: Path = field(default_factory=Path)
+    #: whether ``skald study --all`` plays it (``all = false``: a long study, run by its name)
+    in_all: bool = True
 
     @property
     def games_needed(self) -> list[str]:
@@ -212,6 +217,12 @@ def _str(value: Any, where: str, source: str) -> str:
     return value.strip()
 
 
+def _bool(value: Any, where: str, source: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(source, f"{where} must be true or false, not {value!r}")
+    return value
+
+
 def _strategy_list(value: Any, where: str, source: str) -> list[str]:
     if not isinstance(value, list) or not value or not all(isinstance(s, str) and s.strip() for s in value):
         raise _fail(source, f"{where} must be a non-empty list of strategy specs (strings), not {value!r}")
@@ -269,6 +280,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
         source=source,
         text=text,
         base=base or Path.cwd(),
+        in_all=_bool(head.get("all", True), "study.all", source),
     )
     runs = doc.get("runs")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
@@ -360,11 +372,14 @@ def load_file(path: str | Path) -> Study:
 
 
 def packaged() -> dict[str, Study]:
-    """The studies the registered games bring (their plug-ins' ``studies``), by name, sorted."""
+    """The studies the registered games bring (their plug-ins' ``studies``) and the studies of no one
+    game (``CORE_STUDIES``: the skill ladder, verdicts under stronger play), by name, sorted."""
     from sim.games import GAMES
+    from sim.plugin import GamePlugin
 
+    core = GamePlugin(name="core", title="", description="", game="", studies=CORE_STUDIES)
     found = {}
-    for plugin in GAMES.values():
+    for plugin in [*GAMES.values(), core]:
         for shown, text, item in plugin.study_texts():
             study = parse(text, shown, base=Path(str(item)).parent)
             found[study.name] = study

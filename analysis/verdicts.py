@@ -6,7 +6,12 @@ A verdict is made from findings by their kind, never from a section's own wordin
   (``<position> win rate``, the same groups plus the position): which position differs and by how much,
   or that none differs by more than the sample can detect;
 - a family of comparisons (unit ``difference`` with an adjusted p): which differences survive the
-  correction, or that none does.
+  correction, or that none does;
+- a seat verdict under stronger play (metric ``verdict under stronger play``, its outcome in ``test``)
+  with its two sides' tests (``scripted seat test``, ``search seat test``): HOLDS, CHANGES or CANNOT BE
+  TOLD, with both p-values and the gap the search sample could detect;
+- a skill ladder (``skill pays at the largest budget`` and ``skill trend per doubling``): whether the
+  larger budget still wins more than its share at the largest budget tried, and the trend.
 Each verdict links to the section that holds its evidence.
 """
 
@@ -352,9 +357,92 @@ def verdicts(
             heading = f"{metric[: -len(EQUAL_CHANCES)]}s"
         significant = any(t.significant for t in family)
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
+    out += search_verdicts(findings, known)
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
     lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
     return sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
+
+
+STRONGER = "verdict under stronger play"
+LADDER = "skill pays at the largest budget"
+
+
+def stronger_play(verdict: Finding, findings: Sequence[Finding]) -> str:
+    """One ``verdict under stronger play`` finding in words, with its two sides' tests."""
+    g = verdict.groups
+
+    def test(metric: str, mix: Any) -> Finding | None:
+        return next(
+            (
+                f
+                for f in findings
+                if f.section == verdict.section
+                and f.metric == metric
+                and f.groups.get("mix") == mix
+                and f.groups.get("players") == g.get("players")
+                and f.groups.get("variant") == g.get("variant")
+            ),
+            None,
+        )
+
+    scripted = test("scripted seat test", g.get("scripted"))
+    search = test("search seat test", g.get("search"))
+    sides = []
+    for name, f in (("scripted", scripted), ("under search", search)):
+        if f is not None:
+            sides.append(f"{name} {p_words(f)} ({f.games or 0:,} games, largest gap {share(f.estimate)})")
+    gap = verdict.detectable
+    power = (
+        ""
+        if gap is None
+        else "; not even a 100-point gap would reliably show under search at this size"
+        if gap >= 1
+        else f"; under search gaps below {100 * gap:.0f} points would not reliably show at this size"
+    )
+    who = group_words({"players": g.get("players"), "variant": g.get("variant"), "mix": g.get("search")})
+    return f"{verdict.test} ({who}): " + "; ".join(sides) + power + "."
+
+
+def ladder_words(top: Finding, trend: Finding | None) -> str:
+    """Whether skill still pays at the largest budget tried, with the fitted trend."""
+    budget = top.groups.get("budget")
+    pays = top.low is not None and top.expected is not None and top.low > top.expected
+    said = "skill still pays" if pays else "the sample does not show that skill still pays"
+    slope = ""
+    if trend is not None and trend.estimate is not None:
+        moves = f"{100 * trend.estimate:+.1f} points per doubling{span(trend, 100, 1)}"
+        slope = f"; the fitted share moves {moves}"
+    return (
+        f"at the largest budget tried ({2 * int(budget or 0)} against {budget} iterations) {said}: "
+        f"the larger budget wins {share(top.estimate)}{span(top)} against an even {share(top.expected)} "
+        f"({top.games or 0:,} games){slope}."
+    )
+
+
+def search_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdict]:
+    """The verdicts of the stronger-play and skill-ladder findings."""
+    out = []
+    for f in findings:
+        href = f"#{f.section}" if f.section in known else ""
+        if f.metric == STRONGER and f.test:
+            text = stronger_play(f, findings)
+            changed = f.test != "HOLDS"
+            out.append(Verdict(f.game, "seats under stronger play", text, href, changed, "stronger play"))
+        elif f.metric == LADDER:
+            where = {k: v for k, v in f.groups.items() if k != "budget"}
+            trend = next(
+                (
+                    t
+                    for t in findings
+                    if t.section == f.section and t.metric == "skill trend per doubling" and t.groups == where
+                ),
+                None,
+            )
+            text = ladder_words(f, trend)
+            heading = f"skill ladder ({group_words(where)})"
+            text = text[:1].upper() + text[1:]
+            out.append(Verdict(f.game, heading, text, href, f.test == "pays", "skill ladder"))
+    return out
 
 
 def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:

@@ -157,7 +157,8 @@ def _run_all_studies(
     root = out_dir if out_dir is not None else Path("results")
     ready = {}
     for key, spec in studies.packaged().items():
-        reason = spec.missing()
+        long = None if spec.in_all else f"study {key!r} is long (run it: skald study {key})"
+        reason = spec.missing() or long
         if reason:
             print(f"skipped: {reason}", file=sys.stderr, flush=True)
             continue
