@@ -12,7 +12,9 @@ from analysis.runs import Runs
 from analysis.sections.blocks import Section, gap_points, pct, pval, unavailable, variant_words
 from analysis.sections.tables import findings_for, stats_table
 
-QUESTION = "Does the seat verdict of the scripted mirror match still hold when a search strategy plays every seat?"
+QUESTION = (
+    "Does the seat verdict of the scripted mirror match still hold when a search strategy plays every seat?"
+)
 NOTE = (
     "A mirror match plays one strategy in every seat with the seats rotated, so a position's edge is the "
     "position's. The scripted side is the game's scripted mirror match (its packaged study's), the search "
