@@ -133,7 +133,7 @@ def _failure(
 
 def _seated(game: Game, state: Any, strategies: Sequence[StrategySpec], rngs: Sequence[Any]) -> list[Any]:
     """One player per seat; a search strategy is handed samples of its seat's information."""
-    players = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
+    players: list[Any] = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
     for seat, player in enumerate(players):
         if getattr(player, "searches", False):
             player.attach(SearchContext(game, seat, state))

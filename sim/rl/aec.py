@@ -54,6 +54,9 @@ class SkaldAEC(AECEnv):
         self._action_space = gymnasium.spaces.Discrete(self.spaces.ACTIONS)
         self._root, self._episode = seed, 0
         self.state: Any = None
+        self._movers: list[int] = []
+        self._choices: dict[int, Any] = {}
+        self._pending: dict[int, Any] = {}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self._observation_space
@@ -67,7 +70,7 @@ class SkaldAEC(AECEnv):
                 raise SkaldError(f"seed must be between 0 and {MAX_SEED}, not {seed}")
             self._root, self._episode = seed, 0
         if self._root is None:
-            self._root = int(np.random.SeedSequence().entropy) % MAX_SEED
+            self._root = int(np.random.SeedSequence().entropy) % MAX_SEED  # type: ignore[arg-type]  # an int here
         self.game_seed = game_seed(self._root, self._episode)
         self._episode += 1
         seq, _ = streams(self.game_seed, self.n)
@@ -131,8 +134,8 @@ class SkaldAEC(AECEnv):
         ended = self.game.is_terminal(self.state)
         cut = not ended and self.decisions >= self.max_decisions
         if ended or cut:
-            self.result = self.game.result(self.state)
-            winners = self.result.winners
+            self.result = result = self.game.result(self.state)
+            winners = result.winners
             self.rewards = {f"seat_{s}": (1.0 / len(winners) if s in winners else 0.0) for s in range(self.n)}
             for a in self.agents:
                 self.terminations[a], self.truncations[a] = ended, cut
