@@ -49,6 +49,13 @@ def test_the_site_builds_strict_and_names_every_game_and_rule_switch(tmp_path: P
             assert (site / section / name / "index.html").is_file(), (section, name)
     mainland = (site / "strategy" / "mainland" / "index.html").read_text(encoding="utf-8")
     assert "hand_index" in mainland and "MainlandView" in mainland and "dtype" in mainland
+    # issue 20, "Docs ... with a small picture in the docs": each game's picture, drawn at build time
+    pictures = (site / "pictures" / "index.html").read_text(encoding="utf-8")
+    for name, plugin in registered().items():
+        if plugin.picture:
+            svg = (site / "pictures" / f"{name}.svg").read_text(encoding="utf-8")
+            assert svg.startswith("<svg") and 'class="piece' in svg, name
+            assert f"{name}.svg" in pictures, name
 
 
 def test_the_worked_example_is_the_file_the_page_shows() -> None:

@@ -16,6 +16,7 @@ for path in (str(HERE), str(ROOT)):
         sys.path.insert(0, path)
 
 import gen_games  # noqa: E402
+import gen_pictures  # noqa: E402
 import gen_play  # noqa: E402
 import gen_spaces  # noqa: E402
 
@@ -37,6 +38,7 @@ def nav() -> list[Any]:
         {"Records": ["records/index.md", *[{p.title: f"records/{n}.md"} for n, p in games]]},
         {"Studies": "studies.md"},
         {"Reading the report": "report.md"},
+        {"Pictures and replays": "pictures.md"},
         {"Scaling out": "scaling.md"},
         {"Tuning": "tuning.md"},
         {"Writing a game": "writing-a-game.md"},
@@ -57,7 +59,7 @@ def generated_pages() -> dict[str, str]:
         pages[f"games/{name}.md"] = gen_games.game_page(plugin)
         pages[f"records/{name}.md"] = gen_games.records_page(plugin)
         pages[f"strategy/{name}.md"] = gen_play.strategy_page(plugin)
-    return pages
+    return pages | gen_pictures.pictures(_games())
 
 
 def on_files(files: Any, config: Any) -> Any:
@@ -87,6 +89,8 @@ def marker(name: str) -> str:
             '!!! warning "Not yet available"\n    `sim/pettingzoo.py` is being written; this build found no'
             " such module, so its reference is not here yet."
         )
+    if name == "pictures":
+        return gen_pictures.pictures_section(_games())
     if name == "pettingzoo-spaces":
         return gen_spaces.spaces_section()
     if name == "strategy-links":
