@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from sim.games.mainland import kernels
+from sim.games.mainland.lookahead import evaluate_options
 from sim.games.mainland.rules import COVER, REQ_PAIRS
 from sim.games.mainland.state import CAMP, PLACE_CAMP, PLACE_CARD
 from sim.games.mainland.view import MainlandView
@@ -52,11 +53,9 @@ class Evaluation:
 
 def evaluate(view: MainlandView, options: np.ndarray) -> Evaluation:
     """Score every placement row of ``options`` for every seat (camp rows included)."""
-    rows = np.flatnonzero((options[:, 0] == PLACE_CARD) | (options[:, 0] == PLACE_CAMP))
-    places = options[rows, 1:5].astype(np.int64)
     cards = np.array([view.data.camp_card] if view.phase == CAMP else view.hand, dtype=np.int64)
-    after, own, other, placed = kernels.evaluate_placements(
-        view.items.copy(), view.owner.copy(), view.n_players, view.seat, cards, view.data.rotations,
-        places, view.data.points,
+    rows, after, own, other, placed = evaluate_options(
+        view.items, view.owner, view.n_players, view.seat, cards, view.data.rotations, options,
+        view.data.points, PLACE_CARD, PLACE_CAMP,
     )
     return Evaluation(rows, after, own, other, placed, view.scores[:, 0].copy())

@@ -1,4 +1,4 @@
-"""Compiled hot paths of Mainland: placement legality, placing, scoring, candidate evaluation.
+"""Compiled hot paths of Mainland: placement legality, placing, scoring (candidate evaluation: ``lookahead``).
 
 Pure functions over plain arrays (``items``/``owner`` are the board, ``counts[seat, item]``
 the seat's visible items), compiled with numba (``cache=True``: compiled once per machine).
@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.mainland.items import VILLAGE
+from sim.games.mainland.lookahead import evaluate_placements  # noqa: F401  (the look-ahead, re-exported)
 
 # Reasons returned by check_placement (0 = legal); see REASONS for their texts.
 OK, OFF_BOARD, NO_OVERLAP, NO_EMPTY, OVERLAY, REQUIREMENT, CAMP_OVERLAP = range(7)
@@ -349,60 +350,6 @@ def _score_seats(items, owner, n_players, points, scored, seen, stack, best, out
         out[p, 2] = best_items[p]
         out[p, 3] = minor_total[p] - best_minor[p]
         out[p, 0] = out[p, 1] + out[p, 2] + out[p, 3]
-
-
-@njit(cache=True)
-def evaluate_placements(items, owner, n_players, player, hand, rotations, options, points):
-    """For each option: every seat's score after it, and the items it covers.
-
-    Returns ``scores_after (m, n_players)``, ``covered_own (m, n_items)``,
-    ``covered_other (m, n_items)`` (items of the mover's / other seats' colours covered) and
-    ``placed (m, n_items)`` (items the card lays down).  Only the mover and the seats whose tiles
-    the card covers are scored again: any other seat's tiles, and so its territories, stay as they
-    were (a territory joins tiles of its own colour only, line 197).
-    """
-    m = options.shape[0]
-    n_items = points.shape[0]
-    rows, cols = items.shape
-    scores_after = np.empty((m, n_players), dtype=np.float64)
-    covered_own = np.zeros((m, n_items), dtype=np.int64)
-    covered_other = np.zeros((m, n_items), dtype=np.int64)
-    placed = np.zeros((m, n_items), dtype=np.int64)
-    saved_items = np.empty(4, dtype=items.dtype)
-    saved_owner = np.empty(4, dtype=owner.dtype)
-    base = score_board(items, owner, n_players, points)
-    scored = np.zeros(n_players, dtype=np.bool_)
-    seen = np.zeros((rows, cols), dtype=np.bool_)
-    stack = np.empty(rows * cols, dtype=np.int64)
-    best = np.empty((4, n_players), dtype=np.int64)
-    s = np.zeros((n_players, 4), dtype=np.float64)
-    for i in range(m):
-        layout = rotations[hand[options[i, 0]], options[i, 1]]
-        r = options[i, 2]
-        c = options[i, 3]
-        scored[:] = False
-        scored[player] = True
-        for j in range(4):
-            rr = r + j // 2
-            cc = c + j % 2
-            saved_items[j] = items[rr, cc]
-            saved_owner[j] = owner[rr, cc]
-            if items[rr, cc] != 0:
-                scored[owner[rr, cc]] = True
-                if owner[rr, cc] == player:
-                    covered_own[i, items[rr, cc]] += 1
-                else:
-                    covered_other[i, items[rr, cc]] += 1
-            items[rr, cc] = layout[j]
-            owner[rr, cc] = player
-            placed[i, layout[j]] += 1
-        _score_seats(items, owner, n_players, points, scored, seen, stack, best, s)
-        for p in range(n_players):
-            scores_after[i, p] = s[p, 0] if scored[p] else base[p, 0]
-        for j in range(4):
-            items[r + j // 2, c + j % 2] = saved_items[j]
-            owner[r + j // 2, c + j % 2] = saved_owner[j]
-    return scores_after, covered_own, covered_other, placed
 
 
 @njit(cache=True)
