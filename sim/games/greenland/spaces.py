@@ -7,10 +7,19 @@ Factored blocks: animal, hunt, bid, pacify, table (``a``, 0-63); guard, raid, st
 attack (place x target seat); defend (place x iron spent x attacker); roll (place x flags); reroll (place
 x die face); casualty (place x Alpha among the dead); breed (card x elder rank + 1); elder (rank x action
 x target + 1); done, convert.  Bounded blocks (an option's rank among the legal options of its kind, in
-the game's order, below the bound): move (512), bribe and counter (128 each), accept and refuse (8).
+the game's order, below the bound): move (MOVE_BOUND), bribe and counter (BRIBE_BOUND each), accept and
+refuse (ANSWER_BOUND).
 
-The largest option lists seen over 20 random games per player count: 53, 59, 65 options (2-4 players);
-the most moves 140, bribes 14, counters 7, accepts and refuses 1.
+Bounds, measured with ``python -m tools.option_bounds --only greenland --games 60 --scripted 10`` (630
+games, 261,203 decisions: 60 random and 10 scripted games -- a random lineup of greedy, spreader, elder --
+at 2, 3 and 4 players under each of three rule configurations: default, ``advanced=false``, and
+``contest_success=all, conversion=any, elder_actions=per_rank, war_parties=none, upkeep=none``).  None
+of these is proven by the rules (tribesmen multiply, tableaus grow), so all are measured: the most moves
+at one decision 270 (3 players, scripted), so MOVE_BOUND was raised from 512 (1.9x) to 1024 (3.8x);
+bribes 36 of 128 (3.6x), counters 13 of 128, accepts and refuses 1 of 8.  The most options at one
+decision: 271.  Observation room ``_N``, raised from 16 to 32: the cards still to negotiate or hunt
+filled all 16 (4 players), a tableau held 12, the dice 12, a row 7, the cards won 19 of 2 * _N.  Passing a
+cap raises a one-line ``SkaldError`` naming the game, kind (or the room) and cap.
 
 Observation (float32, ``SHAPE``), from the seat's ``GreenlandView`` only (no deck order, no other hand,
 no secret bid); seats beyond the player count -1:
@@ -30,6 +39,9 @@ CARDS = 64
 PLACES = 2 * CARDS
 RANKS = 8
 SEATS = P
+MOVE_BOUND = 1024  # bounded blocks (measured, not proven: module docstring)
+BRIBE_BOUND = 128
+ANSWER_BOUND = 8
 
 
 def place(v: int) -> int:
@@ -56,7 +68,7 @@ def _at(o: Option, view: GreenlandView) -> int:
 ACTION_CODEC = Actions("greenland", [
     Block("animal", CARDS, _a), Block("hunt", CARDS, _a), Block("guard", PLACES, _at),
     Block("raid", PLACES, _at), Block("alpha", PLACES + RANKS, _alpha),
-    Block("promote", RANKS, lambda o, v: o.a), Block("done", 1, lambda o, v: 0), Block("move", 512),
+    Block("promote", RANKS, lambda o, v: o.a), Block("done", 1, lambda o, v: 0), Block("move", MOVE_BOUND),
     Block("stay", PLACES, _at), Block("withdraw", PLACES, _at),
     Block("attack", PLACES * SEATS, lambda o, v: mixed((place(o.a), o.b), (PLACES, SEATS))),
     Block("defend", PLACES * 2 * SEATS, lambda o, v: mixed((place(o.a), o.b, o.c), (PLACES, 2, SEATS))),
@@ -64,8 +76,8 @@ ACTION_CODEC = Actions("greenland", [
     Block("reroll", PLACES * 7, lambda o, v: mixed((place(o.a), o.b), (PLACES, 7))),
     Block("keep", PLACES, _at),
     Block("casualty", PLACES * 2, lambda o, v: mixed((place(o.a), o.b), (PLACES, 2))),
-    Block("pick", PLACES, _at), Block("bribe", 128), Block("counter", 128), Block("accept", 8),
-    Block("refuse", 8), Block("bid", CARDS, _a),
+    Block("pick", PLACES, _at), Block("bribe", BRIBE_BOUND), Block("counter", BRIBE_BOUND),
+    Block("accept", ANSWER_BOUND), Block("refuse", ANSWER_BOUND), Block("bid", CARDS, _a),
     Block("breed", CARDS * (RANKS + 1), lambda o, v: mixed((o.a, o.c + 1), (CARDS, RANKS + 1))),
     Block("pacify", CARDS, _a),
     Block("elder", RANKS * 4 * (CARDS + 1), lambda o, v: mixed((o.a, o.b, o.c + 1), (RANKS, 4, CARDS + 1))),
@@ -73,7 +85,7 @@ ACTION_CODEC = Actions("greenland", [
 ], lambda o: o.kind)
 ACTIONS = ACTION_CODEC.n
 
-_N = 16  # room for a row, a tableau, a hand, trophies, dice
+_N = 32  # room for a row, a tableau, a hand, trophies, dice, cards left (measured: module docstring)
 LAYOUT = Layout("greenland", [
     Part("seat", P, "1 at the observing seat"),
     Part("header", 8, "player count, generation, phase, event, seat to act (-1 auction), events left, "
