@@ -3,14 +3,26 @@
 Actions (``Discrete(ACTIONS)``), one block per option type (``options``), in this order:
 
 - Move: (hero + 1) * 9 + direction + 1 (hero -1 and direction -1: stay, graenaland.txt:76), factored;
-- Propose: 0 no proposal (line 90); then one block per territory, bounded: a division's rank among that
-  territory's legal divisions in the game's order (voters**cards of them: receivers[i] gets card i),
-  below PROPOSE_BOUND = 16384 (the most seen: 10281 divisions in all at 5 players; cards pile up on a
-  territory, 7 seen, so a per-card factored code of 5**cards would not stay fixed);
+- NoProposal (line 90), then Propose: bounded, a division's rank among all the legal divisions in the
+  game's order (territory by territory; within one, a mixed-radix count over the face-up resource groups
+  and the face-down cards, ``distribution``), below PROPOSE_BOUND = 2**19 = 524,288 -- every division of
+  up to 8 face-down cards among 5 voters (5**8 = 390,625) fits;
 - Vote, Decide: no / yes; Fee: the resource (line 203); Action: kind (``ACTION_KINDS``) x territory + 1
   x index + 1, factored;
-- Pay and Contribute (line 210): bounded, an option's rank among the legal ones in the game's order
-  (below 512 and 256; the most seen over 4 random games per player count: 169 and 20, at 3 players).
+- Pay and Contribute (line 210): bounded, an option's rank among the legal ones in the game's order.
+
+Bounds, measured with ``python -m tools.option_bounds --only graenaland --games 40 --scripted 10`` (600
+games, 381,874 decisions: 40 random and 10 scripted games -- a random lineup of greedy, cooperative,
+rival, warlord, planner -- at 3, 4 and 5 players under each of four rule configurations: default, the
+advanced rules ``custom_start, victory_cards, five_player_offer``, and ``three_player_adjustments`` on and
+off).  The rules do not bound the cards on a territory (they pile up while proposals fail: 11 seen, with
+the face-down start cards), so no bound here is proven.  The most divisions at one decision: 160,970 (5
+players, advanced rules), past the first pass's 16,384 per territory: the nine per-territory blocks were
+merged into one block and the cap raised to 2**19 (3.3x).  Pay: 342 (5 players), cap raised from 512
+(1.5x) to 1024 (3.0x); Contribute 36 of 256 (7.1x).  Observation room: CARDS_MAX raised from 8 (filled)
+to 16 (11 seen); the victory card parts were too small (8 and 24 for 15 and 45 numbers: every observation
+with ``victory_cards`` failed) and are now sized from the data.  Passing a cap raises a one-line
+``SkaldError`` naming the game, kind and cap.
 
 Observation (float32, ``SHAPE``), from the seat's ``GraenalandView`` only (own cards, never another's
 face-down cards); seats beyond the player count and territories beyond the board -1.  The proposal
@@ -28,9 +40,19 @@ from sim.rl.codec import Actions, Block, Layout, Part, mixed, padded, seat_oneho
 
 P = GAME.max_players
 T = 9  # territories on the largest board (5 players)
-CARDS_MAX = 8  # room for a territory's cards in the observation
-PROPOSE_BOUND = 1 << 14
+_DATA = GAME.load_data(None)
+CARDS_MAX = 16  # room for a territory's cards in the observation (not bounded by the rules: see above)
+PROPOSE_BOUND = 1 << 19  # bounded blocks (measured, not proven: module docstring)
+PAY_BOUND = 1024
+CONTRIBUTE_BOUND = 256
+VC = max(sum(len(levels) for levels in card.levels) for card in _DATA.victory_cards)  # 5 goals x 3 levels
 R = 5  # resources
+
+
+def _kind(o: object) -> str:
+    if type(o) is Propose:
+        return "Propose" if o.territory >= 0 else "NoProposal"
+    return type(o).__name__
 
 
 def _action(o: Action, view: GraenalandView) -> int:
@@ -39,15 +61,15 @@ def _action(o: Action, view: GraenalandView) -> int:
 
 ACTION_CODEC = Actions("graenaland", [
     Block("Move", 36, lambda o, v: mixed((o.hero + 1, o.direction + 1), (4, 9))),
-    Block("Propose-1", 1, lambda o, v: 0),
-    *(Block(f"Propose{t}", PROPOSE_BOUND) for t in range(T)),
+    Block("NoProposal", 1, lambda o, v: 0),
+    Block("Propose", PROPOSE_BOUND),
     Block("Vote", 2, lambda o, v: int(o.yes)),
     Block("Decide", 2, lambda o, v: int(o.yes)),
     Block("Fee", R, lambda o, v: o.resource),
     Block("Action", len(ACTION_KINDS) * (T + 1) * 9, _action),
-    Block("Pay", 512),
-    Block("Contribute", 256),
-], lambda o: f"Propose{o.territory}" if type(o) is Propose else type(o).__name__)
+    Block("Pay", PAY_BOUND),
+    Block("Contribute", CONTRIBUTE_BOUND),
+], _kind)
 ACTIONS = ACTION_CODEC.n
 
 LAYOUT = Layout("graenaland", [
@@ -66,7 +88,8 @@ LAYOUT = Layout("graenaland", [
     Part("proposal", 2 + CARDS_MAX + P, "proposer, territory, receivers (-1), vote weight per voting seat"),
     Part("build", 8 + 3 + 8 + 1, "pending build (kind, territory, index, cost...), supply taken, joint used, "
          "markets, palisade fee queue, announcer"),
-    Part("advanced", T + 8 + 3 * 8, "draft cards per territory, own victory card levels, the three offered"),
+    Part("advanced", T + 4 * VC, "draft cards per territory, own victory card levels (goal by goal), the "
+         "three offered"),
 ])
 SHAPE = LAYOUT.shape
 __doc__ = (__doc__ or "") + "\n" + ACTION_CODEC.doc() + "\n\n" + LAYOUT.doc()
@@ -126,6 +149,6 @@ def observe(view: GraenalandView) -> np.ndarray:
                                  (view.supply_taken, view.joint_used, view.markets),
                                  padded(g, view.fee_to, (8,)), [view.announcer]]),
         "advanced": np.concatenate([padded(g, view.draft_cards, (T,)),
-                                    padded(g, _flat(view.victory_card or ()), (8,)),
-                                    padded(g, _flat(view.victory_offer), (3 * 8,))]),
+                                    padded(g, _flat(view.victory_card or ()), (VC,)),
+                                    padded(g, _flat(view.victory_offer), (3 * VC,))]),
     })
