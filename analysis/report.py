@@ -9,7 +9,11 @@ sections whose records are absent are left out (each game's own sections appear 
 They live in ``analysis.sections``: ``general`` for any game, one module per game, and ``blocks``
 for the charts, tables and number formats they share; this module orders them and writes the file.
 The head of the report lists every run's configuration and seed, package versions, and which
-component data values are reconstructed rather than printed.  The template is
+component data values are reconstructed rather than printed (and, where a sensitivity screen is in the
+report, which of them could overturn its seat verdict).  A ``tune.json`` (``skald tune``) or
+``sensitivity.json`` (``skald sensitivity``) under the folders joins its game's part with the section its
+standalone page shows (``analysis.tune.report``, ``analysis.sensitivity.report``), its findings and its
+verdicts; a folder holding only such a result gives a report too.  The template is
 rendered by jinja2 with autoescaping on, so every name from the records (strategies, folders,
 rule values) is escaped.
 
@@ -39,7 +43,7 @@ import polars as pl
 
 from analysis import verdicts
 from analysis.findings import Finding, document, dumps, write_findings
-from analysis.runs import Runs, open_runs
+from analysis.runs import RESULT_FILES, Runs, find_results, open_runs
 from analysis.sections import general, ladder, stronger
 from analysis.sections.blocks import Section
 from analysis.sections.illustration import watch, write_pages
@@ -171,15 +175,62 @@ def game_sections(runs: Runs, game: str) -> list[Section]:
     return sections
 
 
-def build_parts(runs: Runs) -> list[Part]:
+@dataclass(frozen=True)
+class Result:
+    """A ``tune.json`` or ``sensitivity.json`` read from the folders: its kind (the file's stem) and
+    document."""
+
+    kind: str
+    doc: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        return str(self.doc["game"])
+
+    def section(self) -> Section:
+        """The section its standalone page shows (the one code path)."""
+        if self.kind == "tune":
+            from analysis.tune.report import section
+        else:
+            from analysis.sensitivity.report import section
+        return section(self.doc)
+
+    def meta(self) -> dict[str, Any]:
+        """What ``report.json`` lists of it: kind, name, game, players, seed and games spent."""
+        d = self.doc
+        name = d.get(self.kind)
+        return {"kind": self.kind, "name": name, "game": self.game, "players": d.get("players"),
+                "seed": d.get("seed"), "games_spent": d.get("games_spent")}  # fmt: skip
+
+
+def read_results(paths: str | Path | Sequence[str | Path]) -> list[Result]:
+    """The tune and sensitivity results under ``paths`` (``analysis.runs.find_results``), tunes first."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    out = []
+    for name in RESULT_FILES:
+        for file in find_results(paths, name):
+            try:
+                out.append(Result(Path(name).stem, json.loads(file.read_text(encoding="utf-8"))))
+            except (OSError, ValueError) as exc:
+                raise SkaldError(f"cannot read {str(file)!r}: {exc}") from None
+    return out
+
+
+def build_parts(runs: Runs, results: Sequence[Result] = ()) -> list[Part]:
     """The report's parts: one per game in the records (its sections, then a game to watch where its
-    plug-in declares a picture: ``analysis.sections.illustration``), then the comparison across games."""
+    plug-in declares a picture: ``analysis.sections.illustration``) or in the tune and sensitivity
+    results (their sections after the records'), then the comparison across games (with records)."""
     parts = []
-    for game in runs.games_played:
-        watched, note = watch(runs.only(game=game), sid=f"{game}-game-to-watch")
-        sections = game_sections(runs, game) + ([watched] if watched is not None else [])
-        parts.append(Part(game, game_title(game), sections, [note] if note else []))
-    parts.append(Part("", "Across games", [general.precision_section(runs)]))
+    for game in dict.fromkeys([*runs.games_played, *(r.game for r in results)]):
+        sections, notes = [], []
+        if game in runs.games_played:
+            watched, note = watch(runs.only(game=game), sid=f"{game}-game-to-watch")
+            sections = game_sections(runs, game) + ([watched] if watched is not None else [])
+            notes = [note] if note else []
+        sections += [r.section() for r in results if r.game == game]
+        parts.append(Part(game, game_title(game), sections, notes))
+    if len(runs):
+        parts.append(Part("", "Across games", [general.precision_section(runs)]))
     return parts
 
 
@@ -230,8 +281,53 @@ def versions() -> dict[str, str]:
     return installed(ANALYSIS_PACKAGES)
 
 
-def data_provenance(runs: Runs) -> list[dict[str, Any]]:
-    """Per game and data file: path, sha1 and the reconstructed (not printed) component values."""
+def data_provenance(runs: Runs, findings: Sequence[Finding] = ()) -> list[dict[str, Any]]:
+    """Per game and data file: path, sha1 and the reconstructed (not printed) component values; for a game
+    with a sensitivity screen among the ``findings``, ``overturn``: per screen and seat verdict, the
+    reconstructed values that could overturn it with their effect intervals, in words
+    (``verdicts.screen_line``), on the game's first entry (an entry of its packaged data without runs)."""
+    out = _run_provenance(runs)
+    for margin, effects in verdicts.screens(findings):
+        entry = next((e for e in out if e["game"] == margin.game), None)
+        if entry is None:
+            entry = _data_entry(margin.game, {}, own_sha1=True)
+            out.append(entry)
+        entry["overturn"].append(verdicts.screen_line(margin, effects))
+    return out
+
+
+def _data_entry(game: str, data: dict[str, Any], own_sha1: bool = False) -> dict[str, Any]:
+    """One game and data file: its reconstructed values as the data file lists them now (``own_sha1``:
+    and its sha1 now, for an entry no run names)."""
+    entry: dict[str, Any] = {
+        "game": game,
+        "path": data.get("path") or "(packaged)",
+        "file": data.get("file") or "",
+        "sha1": data.get("sha1") or "",
+        "runs": [],
+        "reconstructed": [],
+        "note": "",
+        "overturn": [],
+    }
+    try:
+        from sim.games import get_game
+
+        loaded = get_game(game).load_data(data.get("path"))
+        entry["reconstructed"] = list(getattr(loaded, "reconstructed", ()) or ())
+        now = getattr(loaded, "sha1", None)
+        if now and data.get("sha1") and now != data.get("sha1"):
+            entry["note"] = f"the data file has changed since the run (sha1 now {now})"
+        if own_sha1 and now:
+            entry["sha1"] = str(now)
+        if not hasattr(loaded, "reconstructed"):
+            entry["note"] = "this game's data object does not list reconstructed values"
+    except Exception as exc:
+        entry["note"] = f"could not load the data file: {exc}"
+    return entry
+
+
+def _run_provenance(runs: Runs) -> list[dict[str, Any]]:
+    """The data entries of the runs, each with the runs that used it."""
     out = []
     seen = set()
     for run in runs:
@@ -240,28 +336,7 @@ def data_provenance(runs: Runs) -> list[dict[str, Any]]:
         if key in seen:
             continue
         seen.add(key)
-        entry: dict[str, Any] = {
-            "game": run.game,
-            "path": data.get("path") or "(packaged)",
-            "file": data.get("file") or "",
-            "sha1": data.get("sha1") or "",
-            "runs": [],
-            "reconstructed": [],
-            "note": "",
-        }
-        try:
-            from sim.games import get_game
-
-            loaded = get_game(run.game).load_data(data.get("path"))
-            entry["reconstructed"] = list(getattr(loaded, "reconstructed", ()) or ())
-            now = getattr(loaded, "sha1", None)
-            if now and data.get("sha1") and now != data.get("sha1"):
-                entry["note"] = f"the data file has changed since the run (sha1 now {now})"
-            if not hasattr(loaded, "reconstructed"):
-                entry["note"] = "this game's data object does not list reconstructed values"
-        except Exception as exc:
-            entry["note"] = f"could not load the data file: {exc}"
-        out.append(entry)
+        out.append(_data_entry(run.game, data))
     for entry in out:
         entry["runs"] = [
             r.label
@@ -311,6 +386,7 @@ def render(
     study: dict[str, Any] | None = None,
     findings: list[Finding] | None = None,
 ) -> str:
+    findings = findings or []
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
     )
@@ -327,12 +403,12 @@ def render(
         duplicates=runs.duplicates,
         versions=versions(),
         run_versions={k: ", ".join(sorted(v)) for k, v in run_versions.items()},
-        provenance=data_provenance(runs),
+        provenance=data_provenance(runs, findings),
         study=study,
         glossary=GLOSSARY,
         top_rows=TOP_ROWS,
         verdicts=verdicts.by_game(
-            verdicts.verdicts(findings or [], [s for p in parts for s in p.sections], variant_labels(runs))
+            verdicts.verdicts(findings, [s for p in parts for s in p.sections], variant_labels(runs))
         ),
     )
 
@@ -372,11 +448,12 @@ def write_report(
     renamed into place, so a report stopped halfway leaves the previous one whole.
     """
     out = check_output(out)
-    runs = open_runs(paths)
+    results = read_results(paths)
+    runs = open_runs(paths, required=compare or not results)
     if compare:
         check_comparable(runs)
     with pl.Config(engine_affinity="in-memory"):
-        parts = ([comparison_part(runs)] if compare else []) + build_parts(runs)
+        parts = ([comparison_part(runs)] if compare else []) + build_parts(runs, results)
     sections = [s for part in parts for s in part.sections]
     out.parent.mkdir(parents=True, exist_ok=True)
     number = 0
@@ -386,13 +463,13 @@ def write_report(
             chart.file = f"{out.stem}-{number:02d}-{_slug(chart.name)}.png"
             _write_atomic(out.parent / chart.file, chart.png)
     write_pages(sections, out, _write_atomic)  # <stem>-games/<game>-game-<id>.html
-    games = ", ".join(runs.games_played)
+    games = ", ".join(dict.fromkeys([*runs.games_played, *(r.game for r in results)]))
     title = title or (
         f"Skald comparison: {' against '.join(r.label for r in reversed(list(runs)))}"
         if compare
         else f"Skald balance report: {games}"
     )
-    doc = findings_document(runs, sections, title)
+    doc = findings_document(runs, sections, title, results)
     write_findings(findings_path(out), doc)
     text = render(runs, parts, title, study, read_back(doc))
     _write_atomic(out, text.encode("utf-8"))
@@ -404,9 +481,12 @@ def findings_path(out: str | Path) -> Path:
     return Path(out).with_suffix(".json")
 
 
-def findings_document(runs: Runs, sections: list[Section], title: str) -> dict[str, Any]:
+def findings_document(
+    runs: Runs, sections: list[Section], title: str, results: Sequence[Result] = ()
+) -> dict[str, Any]:
     """``report.json``: the title, each run's label, game, players, variant, games and record identity,
-    each section's id and title, and every finding in the page's order (no time, no folder)."""
+    each tune or sensitivity result (``Result.meta``), each section's id and title, and every finding in
+    the page's order (no time, no folder)."""
     return document(
         [f for s in sections for f in s.findings],
         title=title,
@@ -421,6 +501,7 @@ def findings_document(runs: Runs, sections: list[Section], title: str) -> dict[s
             }
             for r in runs
         ],
+        **({"results": [r.meta() for r in results]} if results else {}),
         sections=[{"id": s.id, "title": s.title} for s in sections],
     )
 

@@ -114,9 +114,39 @@ class Run:
         return list(self.manifest.get("tables", {}).get("action_fields", []))
 
 
-def find_runs(paths: Iterable[str | Path]) -> list[Path]:
+#: the result files of runs that write no records: ``skald tune`` and ``skald sensitivity``
+RESULT_FILES = ("tune.json", "sensitivity.json")
+
+
+def find_results(paths: Iterable[str | Path], name: str) -> list[Path]:
+    """The files ``name`` (``tune.json``, ``sensitivity.json``) under ``paths`` at the depths run folders
+    are found at (``find_runs``): in the path, in its subfolders or in theirs; each once, in path order."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            continue
+        here = path / name
+        if here.is_file():
+            found.append(here)
+            continue
+        found += sorted(path.glob(f"*/{name}")) or sorted(path.glob(f"*/*/{name}"))
+    unique: dict[Path, Path] = {}
+    for f in found:
+        unique.setdefault(f.resolve(), f)
+    return list(unique.values())
+
+
+def has_results(paths: Iterable[str | Path]) -> bool:
+    """Whether a tune or sensitivity result lies under ``paths`` (``find_results``)."""
+    paths = list(paths)
+    return any(find_results(paths, name) for name in RESULT_FILES)
+
+
+def find_runs(paths: Iterable[str | Path], required: bool = True) -> list[Path]:
     """Run folders under ``paths``: each path is a run folder, holds run folders (a study folder), or holds
-    study folders (a results folder of ``skald study --all``)."""
+    study folders (a results folder of ``skald study --all``).  Without ``required``, a folder that holds
+    no runs gives none (a folder holding only a tune or sensitivity result)."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -134,7 +164,7 @@ def find_runs(paths: Iterable[str | Path]) -> list[Path]:
                 for p in sub.iterdir()
                 if p.is_dir() and (p / "manifest.json").is_file()
             )
-        if not inner:
+        if not inner and required:
             raise SkaldError(
                 f"no runs in {str(path)!r} (expected manifest.json there or in its subfolders, from "
                 f"`skald run`)"
@@ -283,8 +313,9 @@ def fingerprint(folder: str | Path, manifest: dict[str, Any]) -> str:
     return json.dumps(key, sort_keys=True, default=str)
 
 
-def open_runs(paths: str | Path | Iterable[str | Path]) -> Runs:
-    """Read one or several result folders (run folders, or study folders holding run folders).
+def open_runs(paths: str | Path | Iterable[str | Path], required: bool = True) -> Runs:
+    """Read one or several result folders (run folders, or study folders holding run folders); without
+    ``required`` a folder holding no runs reads as none (``find_runs``).
 
     A run that appears twice (the same configuration, version and totals in two folders, as when two
     studies share a run) is read once: its games are the same, and counting them twice would halve
@@ -292,7 +323,7 @@ def open_runs(paths: str | Path | Iterable[str | Path]) -> Runs:
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    folders = find_runs(paths)
+    folders = find_runs(paths, required)
     labels = _labels(folders)
     kept: dict[str, Run] = {}
     duplicates: list[tuple[str, str]] = []

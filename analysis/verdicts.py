@@ -11,7 +11,11 @@ A verdict is made from findings by their kind, never from a section's own wordin
   with its two sides' tests (``scripted seat test``, ``search seat test``): HOLDS, CHANGES or CANNOT BE
   TOLD, with both p-values and the gap the search sample could detect;
 - a skill ladder (``skill pays at the largest budget`` and ``skill trend per doubling``): whether the
-  larger budget still wins more than its share at the largest budget tried, and the trend.
+  larger budget still wins more than its share at the largest budget tried, and the trend;
+- a tune (``confirmed objective: <words>``, the winner's ``test`` ``winner``): the winner's confirmed
+  objective with its interval, whether it is shown better than the other finalists (Holm), what it changes;
+- a sensitivity screen (``margin: <seat verdict>`` with the effects flagged ``could overturn``): the
+  reconstructed values that could overturn the seat verdict, with their effect intervals.
 Each verdict links to the section that holds its evidence.
 """
 
@@ -358,6 +362,7 @@ def verdicts(
         significant = any(t.significant for t in family)
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
     out += search_verdicts(findings, known)
+    out += result_verdicts(findings, known)
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
     lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
     return sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
@@ -451,3 +456,121 @@ def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:
     for v in found:
         games.setdefault(game_title(v.game), []).append(v)
     return list(games.items())
+
+
+# --------------------------------------------------------------------------- tunes and screens
+
+TUNED = "confirmed objective: "
+MARGIN = "margin: "
+OVERTURN = ("could overturn", "cannot overturn")
+
+
+def small(x: float | None) -> str:
+    """An objective or effect in three decimals, or two significant digits below 0.01."""
+    if x is None:
+        return "-"
+    return f"{x:.3f}" if x == 0 or abs(x) >= 0.01 else f"{x:.2g}"
+
+
+def p_short(p: float | None) -> str:
+    return "-" if p is None else "< 0.001" if p < 0.001 else f"{p:.2f}"
+
+
+def tune_words(winner: Finding, others: list[Finding], section: list[Finding]) -> tuple[str, bool]:
+    """A tune's winner in words: its confirmed objective with the interval, whether it is shown better
+    than the other finalists (their Holm-adjusted one-sided p), what it changes and the games spent."""
+    words = winner.metric[len(TUNED) :]
+    text = (
+        f"the tuner's best for {winner.groups.get('tune')} (candidate #{winner.groups.get('candidate')}): "
+        f"{words} {small(winner.estimate)} (95% CI {small(winner.low)}-{small(winner.high)})"
+    )
+    others = sorted(others, key=lambda f: f.estimate if f.estimate is not None else float("inf"))
+    quiet = [f for f in others if not f.significant]
+    shown = bool(others) and not quiet
+    if not others:
+        text += "; the only finalist, so no comparison"
+    elif shown:
+        worst = max(f.p_adjusted or 0.0 for f in others)
+        text += (
+            f"; shown better than every other finalist (Holm p {p_short(worst)} or less over "
+            f"{others[0].family} comparison{'s' if (others[0].family or 1) > 1 else ''})"
+        )
+    else:
+        who = "the runner-up" if quiet[0] is others[0] else "finalist"
+        text += (
+            f"; not shown better than {who} #{quiet[0].groups.get('candidate')} (Holm p "
+            f"{p_short(quiet[0].p_adjusted)} over {len(others) + 1} finalists)"
+        )
+    moved = [f for f in section if f.metric == "winner changes" and f.test == "changed"]
+    changes = [
+        f"{f.groups.get('parameter')} ({f.groups.get('before')} to {f.groups.get('after')})"
+        if len(f"{f.groups.get('before')}{f.groups.get('after')}") <= 40
+        else str(f.groups.get("parameter"))
+        for f in moved
+    ]
+    text += f"; it changes {and_words(changes) if changes else 'nothing against the base data and rules'}"
+    spent = next((f for f in section if f.metric == "games spent"), None)
+    if spent is not None and spent.estimate is not None:
+        text += f" ({int(spent.estimate):,} games spent)"
+    return text + ".", shown
+
+
+def overturn_words(margin: Finding, effects: list[Finding]) -> str:
+    """Which screened values could overturn a seat verdict, each with its effect and 95% interval:
+    ``could be overturned by rounds (Morris mu* 0.063, 95% interval 0.045-0.087)``."""
+    flagged = [f for f in effects if f.test == OVERTURN[0]]
+    if not flagged:
+        return f"is overturned by none of the {len(effects)} values screened (no effect interval reaches it)"
+    named = [
+        f"{f.groups.get('value')} ({f.metric.split(':')[0]} {small(f.estimate)}, 95% interval "
+        f"{small(f.low)}-{small(f.high)})"
+        for f in flagged
+    ]
+    return f"could be overturned by {len(flagged)} of {len(effects)} values screened: {and_words(named)}"
+
+
+def screens(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
+    """Each screen's seat-verdict margins with the effects flagged on them (``could overturn`` or not)."""
+    out = []
+    for m in (f for f in findings if f.metric.startswith(MARGIN)):
+        measure = m.metric[len(MARGIN) :]
+        effects = [
+            f
+            for f in findings
+            if f.section == m.section
+            and f.test in OVERTURN
+            and f.metric.endswith(f": {measure}")
+            and f.groups.get("screen") == m.groups.get("screen")
+        ]
+        out.append((m, effects))
+    return out
+
+
+def screen_line(margin: Finding, effects: list[Finding]) -> str:
+    """One screen's seat verdict and what could overturn it, in words (the verdict and the provenance)."""
+    measure = margin.metric[len(MARGIN) :]
+    return (
+        f"screen {margin.groups.get('screen')} ({group_words({'players': margin.groups.get('players')})}): "
+        f"the {measure}, {small(margin.estimate)} at the packaged values ({margin.games or 0:,} games), "
+        f"{overturn_words(margin, effects)}."
+    )
+
+
+def result_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdict]:
+    """The verdicts of ``skald tune`` and ``skald sensitivity`` results (``analysis.tune.report``,
+    ``analysis.sensitivity.report`` findings)."""
+    out = []
+    for winner in (f for f in findings if f.metric.startswith(TUNED) and f.test == "winner"):
+        section = [f for f in findings if f.section == winner.section and f.game == winner.game]
+        others = [f for f in section if f.metric == winner.metric and f is not winner]
+        text, shown = tune_words(winner, others, section)
+        href = f"#{winner.section}" if winner.section in known else ""
+        out.append(
+            Verdict(winner.game, "tuned configuration", text[:1].upper() + text[1:], href, shown, "tune")
+        )
+    for margin, effects in screens(findings):
+        text = screen_line(margin, effects)
+        href = f"#{margin.section}" if margin.section in known else ""
+        heading = "reconstructed values"
+        out.append(Verdict(margin.game, heading, text[:1].upper() + text[1:], href, False, "sensitivity"))
+    return out

@@ -118,7 +118,7 @@ def section(doc: dict[str, Any]) -> Section:
         " verdict's margin (the seat measure at the packaged values).",
     ]
     return Section(
-        f"{SECTION}-{doc['sensitivity']}",
+        section_id(doc),
         doc["title"],
         "Which reconstructed values do the verdicts hinge on?",
         reading(doc),
@@ -129,16 +129,24 @@ def section(doc: dict[str, Any]) -> Section:
     )
 
 
+def section_id(doc: dict[str, Any]) -> str:
+    """``sensitivity-<name>``: the section's anchor on the page and its findings' section."""
+    return f"{SECTION}-" + "".join(c if c.isalnum() else "-" for c in str(doc["sensitivity"]).lower())
+
+
 def findings(doc: dict[str, Any]) -> list[Finding]:
-    """Per measure and value its effect with the interval (``report.json``)."""
+    """Per measure and value its effect with the interval (``report.json``); on a seat verdict's measure
+    ``test`` is ``could overturn`` for the values ``sensitivity.json`` flags (their effect interval reaches
+    the verdict's margin), else ``cannot overturn``; per seat verdict its margin."""
     out = []
     for m in doc["measures"]:
+        flagged = doc["could_overturn"].get(m["name"], [])
         for r in doc["effects"][m["name"]]:
             morris = doc["method"] == "morris"
             out.append(
                 Finding(
                     game=doc["game"],
-                    section=SECTION,
+                    section=section_id(doc),
                     metric=f"{'Morris mu*' if morris else 'Sobol total index'}: {m['name']}",
                     groups={
                         "screen": doc["sensitivity"],
@@ -149,6 +157,7 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
                     estimate=r["mu_star" if morris else "total"],
                     low=r["mu_star_low" if morris else "total_low"],
                     high=r["mu_star_high" if morris else "total_high"],
+                    test=_overturn(m, r["value"] in flagged),
                     games=doc["games_spent"],
                     unit="decisions" if m["name"] == "game length" else "",
                     expected=0.0,
@@ -156,11 +165,17 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
             )
         if m["seat"]:
             out.append(
-                Finding(game=doc["game"], section=SECTION, metric=f"margin: {m['name']}",
+                Finding(game=doc["game"], section=section_id(doc), metric=f"margin: {m['name']}",
                         groups={"screen": doc["sensitivity"], "players": doc["players"]},
                         estimate=m["packaged"], games=doc["games_per_point"] * len(doc["runs"]))
             )  # fmt: skip
     return out
+
+
+def _overturn(measure: dict[str, Any], flagged: bool) -> str | None:
+    if not measure["seat"]:
+        return None
+    return "could overturn" if flagged else "cannot overturn"
 
 
 def write_html(doc: dict[str, Any], path: Path) -> None:

@@ -1,10 +1,11 @@
 """The tune's report section, written as a standalone ``tune.html`` with the report's building blocks
 (``analysis.sections.blocks``: a ``Section`` of charts and tables; charts by ``analysis.charts``).
 
-It is standalone because the balance report is built from run folders' records, and a tune writes none
-(its games are summarised in the state file): hooking it in would take a change to ``analysis.report``.
-The section: the objective against games spent (every estimate of every rung, and each rung's best),
-the finalists' confirmed values with intervals and the corrected tests, and what the winner changes.
+The same section (``section``) makes the standalone page and joins ``skald report`` for a folder holding a
+``tune.json`` (``analysis.report``), with its numbers as findings (``findings``) for ``report.json`` and the
+verdict page (``analysis.verdicts.tune_verdicts``).  The section: the objective against games spent (every
+estimate of every rung, and each rung's best), the finalists' confirmed values with intervals and the
+corrected tests, and what the winner changes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.charts import WIDTH, png
+from analysis.findings import Finding
 from analysis.sections.blocks import Chart, Section, Table
 from sim.manifest import write_text_atomic
 
@@ -113,19 +115,82 @@ def section(doc: dict[str, Any]) -> Section:
         " against the base data and rules."
     )
     return Section(
-        "tune",
+        section_id(doc),
         doc["title"],
         "Which configuration best meets the objective?",
         reading,
         charts=[_chart(doc)],
         tables=[finalists, changed, every],
         notes=[conf["test"], conf["seat_test"]],
+        findings=findings(doc),
     )
 
 
-def _short(value: Any) -> str:
+def section_id(doc: dict[str, Any]) -> str:
+    """``tune-<name>``: the section's anchor on the page and its findings' section."""
+    return "tune-" + "".join(c if c.isalnum() else "-" for c in str(doc["tune"]).lower())
+
+
+def objective_words(doc: dict[str, Any]) -> str:
+    """The objective in a few words: ``worst seat gap``, ``mean seat chi-square``, ``length off 6
+    decisions``, ``win-matrix distance``; several terms: ``weighted objective``."""
+    terms = doc["objective"]
+    if len(terms) != 1:
+        return "weighted objective"
+    (t,) = terms
+    if t["kind"] == "even_seats":
+        combine = "worst" if t.get("combine", "max") == "max" else "mean"
+        return f"{combine} seat {'gap' if t.get('measure', 'gap') == 'gap' else 'chi-square'}"
+    if t["kind"] == "game_length":
+        return f"length off {t['target']:g} decisions"
+    return "win-matrix distance"
+
+
+def findings(doc: dict[str, Any]) -> list[Finding]:
+    """The tune's numbers (``report.json``): the games spent, each finalist's confirmed objective (the
+    winner's ``test`` is ``winner``; the others carry the one-sided p of the winner being better, Holm over
+    the finalists - 1 comparisons), their seat shares and seat tests, every candidate's last estimate and
+    each parameter the winner changes."""
+    conf, sid = doc["confirmation"], section_id(doc)
+    tune = {"tune": doc["title"]}
+    runs = len(doc["runs"])
+
+    def found(metric: str, groups: dict[str, Any], **numbers: Any) -> Finding:
+        return Finding(game=doc["game"], section=sid, metric=metric, groups={**tune, **groups}, **numbers)
+
+    out = [found("games spent", {}, estimate=doc["games_spent"], games=doc["games_spent"], unit="count")]
+    family = len(conf["finalists"]) - 1
+    for row in conf["finalists"]:
+        cand = {"candidate": row["candidate"]}
+        winner = row["candidate"] == doc["winner"]
+        out.append(
+            found(f"confirmed objective: {objective_words(doc)}", cand, estimate=row["objective"],
+                  low=row["low"], high=row["high"], p_value=row["p_winner_better"], p_adjusted=row["p_holm"],
+                  test="winner" if winner else "paired bootstrap", correction=None if winner else "Holm",
+                  family=None if winner else family, games=conf["games_per_run"] * runs)
+        )  # fmt: skip
+        for run in row["runs"]:
+            table = {**cand, "strategies": "/".join(run["strategies"])}
+            for seat, share in enumerate(run["seat_share"]):
+                out.append(found("confirmed seat share", {**table, "seat": seat}, estimate=share,
+                                 low=run["seat_low"][seat], high=run["seat_high"][seat], games=run["games"],
+                                 unit="share", expected=1 / doc["players"]))  # fmt: skip
+            out.append(found("confirmed seat test", table, p_value=run["equal_chances_p"],
+                             p_adjusted=run["equal_chances_p_holm"], test="chi-square", correction="Holm",
+                             family=runs * len(conf["finalists"]), games=run["games"]))  # fmt: skip
+    for c in doc["candidates"]:
+        out.append(found("search objective", {"candidate": c["candidate"]}, estimate=c["objective"],
+                         games=c["games"]))  # fmt: skip
+    for c in doc["changes"]:
+        moved = {"parameter": c["parameter"], "before": _short(c["before"], 60)}
+        moved["after"] = _short(c["after"], 60)
+        out.append(found("winner changes", moved, test="changed" if c["changed"] else "unchanged"))
+    return out
+
+
+def _short(value: Any, room: int = 160) -> str:
     text = value if isinstance(value, str) else json.dumps(value)
-    return text if len(text) <= 160 else text[:159] + "…"
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def write_html(doc: dict[str, Any], path: Path) -> None:

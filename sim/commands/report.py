@@ -43,11 +43,11 @@ def compare_command(
 def _write(results: list[Path], output: Path | None, default: str, title: str | None, compare: bool) -> None:
     """Check the output path and every run's parts before anything is written, then write the page."""
     from analysis.report import check_output, write_report
-    from analysis.runs import find_runs, read_manifest
+    from analysis.runs import find_runs, has_results, read_manifest
     from sim.tables import check_run_parts
 
     target = check_output(output if output is not None else results[0] / default)
-    for folder in find_runs(results):
+    for folder in find_runs(results, required=compare or not has_results(results)):
         tables = read_manifest(folder).get("tables", {})
         check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
     print(f"report: {write_report(results, target, title=title, compare=compare)}")
