@@ -76,6 +76,7 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
         "knarr-strength",
         "knarr-curves",
         "knarr-variants",
+        "knarr-game-to-watch",  # issue 20: after the game's sections
     ]
     for sid in SECTIONS:
         part = html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
