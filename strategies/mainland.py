@@ -21,6 +21,7 @@ from sim.games.mainland.items import (
     WHEAT,
     WOOD,
 )
+from sim.games.mainland.lookahead import ties
 from sim.games.mainland.state import GATHER, KEEP, PASS, REPLACE, START
 from sim.games.mainland.view import MainlandView
 from strategies.base import Strategy
@@ -51,11 +52,8 @@ class OnePlyStrategy(Strategy):
         ev = evaluate(view, options)
         if len(ev.rows) == 0:
             return options[np.flatnonzero(options[:, 0] == PASS)[0]]
-        value = self.value(view, ev)
-        after = ev.scores_after  # whole numbers: any order of the sums gives the same floats
-        others = after.sum(axis=1) - after[:, view.seat]
-        best = np.flatnonzero(value >= value.max() - 1e-9)
-        best = best[others[best] <= others[best].min() + 1e-9]
+        # the best values, then the lowest opponents' totals (whole numbers: sums in any order are exact)
+        best = ties(self.value(view, ev), ev.scores_after, view.seat)
         return options[ev.rows[best[int(self.rng.integers(len(best)))]]]
 
     def start_of_turn(self, view: MainlandView, options: np.ndarray) -> Any:
@@ -81,7 +79,7 @@ class GreedyStrategy(OnePlyStrategy):
     name = "greedy"
 
     def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
-        return ev.gain[:, view.seat]
+        return ev.scores_after[:, view.seat] - ev.scores_now[view.seat]  # ev.gain[:, seat], one column
 
 
 class BuilderStrategy(OnePlyStrategy):

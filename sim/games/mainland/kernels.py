@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.games.mainland.fitting import placement_rows, playable
 from sim.games.mainland.items import VILLAGE
 from sim.games.mainland.lookahead import evaluate_placements  # noqa: F401  (the look-ahead, re-exported)
+from sim.games.mainland.requirements import requirements_met, requirements_met_uncovered  # noqa: F401
 
 # Reasons returned by check_placement (0 = legal); see REASONS for their texts.
 OK, OFF_BOARD, NO_OVERLAP, NO_EMPTY, OVERLAY, REQUIREMENT, CAMP_OVERLAP = range(7)
@@ -25,61 +27,6 @@ REASONS = (
     "the player lacks the requirements for an advanced item (mainland.txt:115-123, 243-249)",
     "starting cards must not overlap (mainland.txt:69)",
 )
-
-
-@njit(cache=True)
-def requirements_met(items, owner, counts, player, layout, r, c, req_pairs, card_meets_own=False) -> bool:
-    """After the card lies at (r, c), does ``player`` hold one requirement per advanced item?
-
-    Counts are over the player's visible items after the placement: covered items no
-    longer count (line 243), so an advanced item cannot take its own last requirement
-    (line 246); each requirement serves one advanced item (line 247); only the pairs of
-    the advanced items this card adds are checked, one level deep (line 249).  The card's
-    own items serve as requirements only with ``card_meets_own`` (ruling R3b: by default
-    you must "have" them before playing the card, line 115).
-    """
-    for k in range(req_pairs.shape[0]):
-        adv = req_pairs[k, 0]
-        req = req_pairs[k, 1]
-        new_adv = 0
-        for j in range(4):
-            if layout[j] == adv:
-                new_adv += 1
-        if new_adv == 0:
-            continue
-        adv_after = counts[player, adv] + new_adv
-        req_after = counts[player, req]
-        for j in range(4):
-            rr = r + j // 2
-            cc = c + j % 2
-            if layout[j] == req and card_meets_own:
-                req_after += 1
-            if items[rr, cc] != 0 and owner[rr, cc] == player:
-                if items[rr, cc] == adv:
-                    adv_after -= 1
-                elif items[rr, cc] == req:
-                    req_after -= 1
-        if adv_after > req_after:
-            return False
-    return True
-
-
-@njit(cache=True)
-def requirements_met_uncovered(counts, player, layout, req_pairs, card_meets_own=False) -> bool:
-    """``requirements_met`` for a placement that covers none of the player's own items."""
-    for k in range(req_pairs.shape[0]):
-        adv = req_pairs[k, 0]
-        req = req_pairs[k, 1]
-        new_adv = 0
-        new_req = 0
-        for j in range(4):
-            if layout[j] == adv:
-                new_adv += 1
-            elif layout[j] == req and card_meets_own:
-                new_req += 1
-        if new_adv and counts[player, adv] + new_adv > counts[player, req] + new_req:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -126,138 +73,19 @@ def cover_masks(allowed):
 
 
 @njit(cache=True)
-def _windows(items, owner, player, cover, castle_needs_overlap, camp):
-    """The 2x2 windows worth trying, in one pass over the board.
-
-    Occupancy decides rules 1 and 2; a window's overlay mask packs its four cells' cover
-    masks (``cover_masks``, 16 bits each),
-    so that one AND tests rule 3 for a whole layout.  Returns ``(windows, masks, covers_own,
-    n_partial, n_windows)``: the first ``n_partial`` windows (partly covered, or empty for
-    camps) serve every card, the rest (fully covered, or empty when castles need no overlap)
-    only castle cards; each group in row-major order.
-    """
-    rows, cols = items.shape
-    size = (rows - 1) * (cols - 1)
-    windows = np.empty(size, dtype=np.int64)
-    masks = np.empty(size, dtype=np.uint64)
-    covers_own = np.empty(size, dtype=np.bool_)
-    n_partial = 0
-    back = size  # castle-only windows are stacked from the end, then moved behind the partial ones
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            o = (items[r, c] != 0) + (items[r, c + 1] != 0) + (items[r + 1, c] != 0) + (
-                items[r + 1, c + 1] != 0)
-            if camp:
-                if o != 0:
-                    continue
-                slot = n_partial
-                n_partial += 1
-            elif 0 < o < 4:
-                slot = n_partial
-                n_partial += 1
-            elif o == 4 or not castle_needs_overlap:
-                back -= 1
-                slot = back
-            else:
-                continue
-            m = np.uint64(0)
-            own = False
-            for j in range(4):
-                m |= cover[items[r + j // 2, c + j % 2]] << np.uint64(16 * j)
-                if items[r + j // 2, c + j % 2] != 0 and owner[r + j // 2, c + j % 2] == player:
-                    own = True
-            windows[slot] = r * (cols - 1) + c
-            masks[slot] = m
-            covers_own[slot] = own
-    n_castle = size - back
-    for k in range(n_castle // 2):  # the stack holds them last-first: reverse it in place ...
-        i, j = back + k, size - 1 - k
-        windows[i], windows[j] = windows[j], windows[i]
-        masks[i], masks[j] = masks[j], masks[i]
-        covers_own[i], covers_own[j] = covers_own[j], covers_own[i]
-    for k in range(n_castle):  # ... then move it down behind the partial windows (n_partial <= back)
-        windows[n_partial + k] = windows[back + k]
-        masks[n_partial + k] = masks[back + k]
-        covers_own[n_partial + k] = covers_own[back + k]
-    return windows, masks, covers_own, n_partial, n_partial + n_castle
-
-
-@njit(cache=True)
-def _fill_placements(out, col, items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
-                     cover, req_pairs, castle_needs_overlap, camp, card_meets_own, first_only=False):
-    """Write every legal ``(hand_index, rotation, row, col)`` into ``out[:, col:col + 4]``; return the count.
-
-    ``out`` needs ``len(hand) * 4 * (number of windows)`` rows at most (see ``_windows``).  With
-    ``first_only``, only the first legal placement of each card is written (in the same order).
-    """
-    cols = items.shape[1]
-    windows, masks, covers_own, n_partial, n_windows = _windows(items, owner, player, cover,
-                                                                castle_needs_overlap, camp)
-    n = 0
-    for h in range(hand.shape[0]):
-        card = hand[h]
-        last = n_windows if is_castle_card[card] else n_partial
-        found = n
-        for rot in range(4):
-            if first_only and n > found:
-                break
-            if not unique_rotation[card, rot]:
-                continue
-            layout = rotations[card, rot]
-            advanced = False
-            bits = np.uint64(0)
-            for j in range(4):
-                if layout[j] >= VILLAGE:
-                    advanced = True
-                bits |= np.uint64(1) << np.uint64(layout[j] + 16 * j)
-            # Requirements depend on the window only where it covers the player's own items.
-            uncovered_ok = not advanced or requirements_met_uncovered(counts, player, layout, req_pairs,
-                                                                      card_meets_own)
-            for w in range(last):
-                if not camp and bits & ~masks[w]:
-                    continue
-                r = windows[w] // (cols - 1)
-                c = windows[w] % (cols - 1)
-                if advanced and not camp:
-                    if covers_own[w]:
-                        if not requirements_met(items, owner, counts, player, layout, r, c, req_pairs,
-                                                card_meets_own):
-                            continue
-                    elif not uncovered_ok:
-                        continue
-                out[n, col] = h
-                out[n, col + 1] = rot
-                out[n, col + 2] = r
-                out[n, col + 3] = c
-                n += 1
-                if first_only:
-                    break
-    return n
-
-
-@njit(cache=True)
 def legal_placements(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
                      cover, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
     """All legal ``(hand_index, rotation, row, col)`` for the cards in ``hand`` (card ids)."""
-    rows, cols = items.shape
-    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1), 4), dtype=np.int16)
-    n = _fill_placements(out, 0, items, owner, counts, player, hand, rotations, unique_rotation,
-                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own)
-    return out[:n]
+    return placement_rows(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                          cover, req_pairs, castle_needs_overlap, camp, card_meets_own, 0, 4, 0)
 
 
 @njit(cache=True)
 def playable_cards(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
                    cover, req_pairs, castle_needs_overlap, camp, card_meets_own=False):
-    """For each card of ``hand``: has it a legal placement (``legal_placements`` non-empty for it)?
-    Stops at the first one of each card."""
-    out = np.empty((hand.shape[0], 4), dtype=np.int16)
-    n = _fill_placements(out, 0, items, owner, counts, player, hand, rotations, unique_rotation,
-                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own, True)
-    playable = np.zeros(hand.shape[0], dtype=np.bool_)
-    for i in range(n):
-        playable[out[i, 0]] = True
-    return playable
+    """For each card of ``hand``: has it a legal placement (``legal_placements`` non-empty for it)?"""
+    return playable(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card, cover,
+                    req_pairs, castle_needs_overlap, camp, card_meets_own)
 
 
 @njit(cache=True)
@@ -360,18 +188,17 @@ def placement_options(items, owner, counts, player, hand, rotations, unique_rota
     With ``pass_kind >= 0`` a final pass row is appended (one call, one allocation: the
     placement step's options on the hot path).
     """
-    rows, cols = items.shape
-    out = np.empty((hand.shape[0] * 4 * (rows - 1) * (cols - 1) + 1, 5), dtype=np.int16)
-    m = _fill_placements(out, 1, items, owner, counts, player, hand, rotations, unique_rotation,
-                         is_castle_card, cover, req_pairs, castle_needs_overlap, camp, card_meets_own)
+    extra = 1 if pass_kind >= 0 else 0
+    out = placement_rows(items, owner, counts, player, hand, rotations, unique_rotation, is_castle_card,
+                         cover, req_pairs, castle_needs_overlap, camp, card_meets_own, 1, 5, extra)
+    m = out.shape[0] - extra
     for i in range(m):
         out[i, 0] = kind
-    if pass_kind < 0:
-        return out[:m]
-    out[m, 0] = pass_kind
-    for j in range(1, 5):
-        out[m, j] = 0
-    return out[: m + 1]
+    if extra:
+        out[m, 0] = pass_kind
+        for j in range(1, 5):
+            out[m, j] = 0
+    return out
 
 
 @njit(cache=True)

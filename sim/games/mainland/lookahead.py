@@ -137,10 +137,12 @@ def _fill_ring(cells, near, r, c, border, items, label):
 
 
 @njit(cache=True)
-def mover_total(items, points, comps, order, count, minor_total, p, layout, cells, near, hit, stamp):
-    """The mover's total after laying ``layout`` on the window ``cells[:4]``: its territories with a tile
-    in the window or orthogonally next to it join the card's tiles into one (line 197); ``hit[k] = stamp``
-    marks them."""
+def window_mover(items, points, comps, order, count, minor_total, p, cells, near, hit, stamp):
+    """What the mover's total after a card on the window ``cells[:4]`` needs, whatever the card:
+    ``(size, inside, minor, minors, size2, inside2, minor2)``.  Its territories with a tile in the window or
+    orthogonally next to it join the card's tiles into one (line 197; ``hit[k] = stamp`` marks them):
+    tiles ``size``, value ``inside`` and minor value ``minor`` without the card's items; ``minors`` the
+    minor value of its other territories; ``size2, inside2, minor2`` the best of those (size 0: none)."""
     size = inside = minor = lost_minor = 0  # the joined territory; the minor value it replaces
     for t in range(16):
         k = near[t]
@@ -157,13 +159,8 @@ def mover_total(items, points, comps, order, count, minor_total, p, layout, cell
             minor -= points[old, 1]
         else:
             size += 1
-        inside += points[layout[j], 0]
-        minor += points[layout[j], 1]
-    minors = minor_total[p] - lost_minor + minor
     size2, inside2, minor2 = _best_untouched(comps, order, count, p, hit, stamp)
-    if size2 > 0 and _better(size2, inside2, minor2, size, inside, minor):
-        return total(size2, inside2, minor2, minors)
-    return total(size, inside, minor, minors)
+    return size, inside, minor, minor_total[p] - lost_minor, size2, inside2, minor2
 
 
 @njit(cache=True)
@@ -276,9 +273,31 @@ def _territory_table(items, owner, points, n_players):
 
 
 @njit(cache=True)
+def _window(items, owner, points, n_players, player, table, w, cells, near, hit, seen, stack, mover, known):
+    """Work out window ``w`` (its row-major index) for every card: ``mover[w]`` from ``window_mover``,
+    ``known[q, w]`` every other seat's total after a card there (``covered_total`` for the seats it
+    covers, the total now for the others)."""
+    label, comps, order, count, minor_total, base, _ = table
+    cols = items.shape[1]
+    _fill_ring(cells, near, w // cols, w % cols, _BORDER, items, label)
+    found = window_mover(items, points, comps, order, count, minor_total, player, cells, near, hit, w)
+    for f in range(7):
+        mover[w, f] = found[f]
+    for q in range(n_players):
+        known[q, w] = base[q]
+        for j in range(4):
+            if q != player and near[j] >= 0 and comps[near[j], SEAT] == q:
+                known[q, w] = covered_total(items, points, label, comps, order, count, minor_total, q, cells,
+                                            near, hit, w, seen, stack)
+                break
+
+
+@njit(cache=True)
 def _evaluate(items, owner, n_players, player, hand, rotations, options, picked, col, points):
     """``evaluate_placements`` over the rows ``picked`` of ``options``, whose columns from ``col`` on are
-    ``(hand_index, rotation, row, col)``."""
+    ``(hand_index, rotation, row, col)``.  Each window is worked out once (``_window``), each option then
+    adds its card's items in this loop (no call per option: in compiled code a call with array arguments
+    costs about as much as the option's own work)."""
     m = picked.shape[0]
     n_items = points.shape[0]
     rows, cols = items.shape
@@ -286,41 +305,41 @@ def _evaluate(items, owner, n_players, player, hand, rotations, options, picked,
     covered_own = np.zeros((m, n_items), dtype=np.int64)
     covered_other = np.zeros((m, n_items), dtype=np.int64)
     placed = np.zeros((m, n_items), dtype=np.int64)
-    label, comps, order, count, minor_total, base, n = _territory_table(items, owner, points, n_players)
-    hit = np.full(max(n, 1), -1, dtype=np.int64)
+    table = _territory_table(items, owner, points, n_players)
+    hit = np.full(max(table[6], 1), -1, dtype=np.int64)
     seen = np.full((rows, cols), -1, dtype=np.int64)
     stack = np.empty(rows * cols, dtype=np.int64)
     cells = np.empty((16, 2), dtype=np.int64)
     near = np.empty(16, dtype=np.int64)
-    covers = np.zeros(n_players, dtype=np.bool_)
-    known = np.full((n_players, rows * cols), np.nan)  # a covered seat's total by window: cards alike
+    mover = np.empty((rows * cols, 7), dtype=np.int64)
+    done = np.zeros(rows * cols, dtype=np.bool_)
+    known = np.empty((n_players, rows * cols), dtype=np.float64)
     for i in range(m):
         o = picked[i]
+        r, c = options[o, col + 2], options[o, col + 3]
+        w = r * cols + c
+        if not done[w]:
+            _window(items, owner, points, n_players, player, table, w, cells, near, hit, seen, stack, mover,
+                    known)
+            done[w] = True
         layout = rotations[hand[options[o, col]], options[o, col + 1]]
-        _fill_ring(cells, near, options[o, col + 2], options[o, col + 3], _BORDER, items, label)
-        covers[:] = False
+        size, inside, minor = mover[w, 0], mover[w, 1], mover[w, 2]
         for j in range(4):
-            old = items[cells[j, 0], cells[j, 1]]
+            old = items[r + j // 2, c + j % 2]
             if old != 0:
-                q = owner[cells[j, 0], cells[j, 1]]
-                covers[q] = True
-                if q == player:
+                if owner[r + j // 2, c + j % 2] == player:
                     covered_own[i, old] += 1
                 else:
                     covered_other[i, old] += 1
             placed[i, layout[j]] += 1
+            inside += points[layout[j], 0]
+            minor += points[layout[j], 1]
+        minors = mover[w, 3] + minor
+        if mover[w, 4] > 0 and _better(mover[w, 4], mover[w, 5], mover[w, 6], size, inside, minor):
+            size, inside, minor = mover[w, 4], mover[w, 5], mover[w, 6]
         for q in range(n_players):
-            if q == player:
-                scores_after[i, q] = mover_total(items, points, comps, order, count, minor_total, q, layout,
-                                                 cells, near, hit, i)
-            elif covers[q]:
-                w = cells[0, 0] * cols + cells[0, 1]
-                if known[q, w] != known[q, w]:  # not yet worked out for this window (NaN)
-                    known[q, w] = covered_total(items, points, label, comps, order, count, minor_total, q,
-                                                cells, near, hit, i, seen, stack)
-                scores_after[i, q] = known[q, w]
-            else:
-                scores_after[i, q] = base[q]
+            scores_after[i, q] = known[q, w]
+        scores_after[i, player] = total(size, inside, minor, minors)
     return scores_after, covered_own, covered_other, placed
 
 
