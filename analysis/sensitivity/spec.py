@@ -26,16 +26,23 @@ strategies = ["greedy"]
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from analysis.sensitivity import values as V
 from analysis.tune import objectives as obj
-from analysis.tune.params import Parameter, PathError, get, label, parse_path
-from analysis.tune.spec import NAME_RE, Reader, _relative, objective_terms
-from sim.errors import SkaldError
+from analysis.tune.params import Parameter
+from analysis.tune.spec import (
+    Reader,
+    at,
+    head_fields,
+    labels_of,
+    name_and_rules,
+    objective_terms,
+    read_doc,
+    read_file,
+)
 
 HEAD_KEYS = {
     "name", "title", "description", "game", "players", "seed", "budget", "games", "seats", "rules", "data",
@@ -78,13 +85,7 @@ class Sensitivity:
 def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensitivity:
     """Parse and check a sensitivity file against its game: nothing is written, nothing played."""
     read = Reader(source, "sensitivity file")
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise read.fail(f"not valid TOML: {exc}") from None
-    bad = sorted(set(doc) - {"sensitivity", "values", "objective"})
-    if bad:
-        raise read.fail(f"unknown table {bad[0]!r} (allowed: [sensitivity], [[values]], [[objective]])")
+    doc = read_doc(read, text, ("values", "objective"))
     head = read.keys(doc.get("sensitivity"), "sensitivity", HEAD_KEYS)
     spec = _head(read, head, text, base or Path.cwd())
     from analysis.tune.check import check_game, check_strategies
@@ -104,36 +105,15 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensit
 
 
 def _head(read: Reader, head: dict[str, Any], text: str, base: Path) -> Sensitivity:
-    from sim import seats as seating
-
-    name = read.str(head.get("name"), "sensitivity.name")
-    if not NAME_RE.match(name):
-        raise read.fail(f"sensitivity.name {name!r} may hold only letters, digits, '-' and '_'")
-    rules = head.get("rules", {})
-    if not isinstance(rules, dict):
-        raise read.fail("sensitivity.rules must be a table of rule switches (name = value)")
+    name, rules = name_and_rules(read, head)
     levels = read.int(head.get("levels", 4), "sensitivity.levels", 2, 20)
     if levels % 2:
         raise read.fail(f"sensitivity.levels must be even (Morris's jump is levels/2), not {levels}")
     exclude = head.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
         raise read.fail("sensitivity.exclude must be a list of value names (patterns such as 'cards.*')")
-    data = head.get("data")
     return Sensitivity(
-        name=name,
-        title=read.str(head.get("title", name), "sensitivity.title"),
-        description=str(head.get("description", "")).strip(),
-        game=read.str(head.get("game"), "sensitivity.game"),
-        players=read.int(head.get("players"), "sensitivity.players", 1),
-        seed=read.int(head.get("seed", 42), "sensitivity.seed", 0, 2**31 - 1),
-        budget=read.int(head.get("budget", 2000), "sensitivity.budget", 1),
-        games=read.int(head.get("games", 40), "sensitivity.games", 1),
-        seats=read.str(head.get("seats", "rotate"), "sensitivity.seats", tuple(seating.MODES)),
-        rules=dict(rules),
-        data=None if data is None else str(_relative(base, read.str(data, "sensitivity.data"))),
-        max_decisions=None
-        if "max_decisions" not in head
-        else read.int(head["max_decisions"], "sensitivity.max_decisions", 1),
+        **head_fields(read, head, name, rules, text, base, games=True),
         method=read.str(head.get("method", "morris"), "sensitivity.method", METHODS),
         levels=levels,
         spread=read.number(head.get("spread", 0.5), "sensitivity.spread", 0.01, 0.99),
@@ -141,46 +121,12 @@ def _head(read: Reader, head: dict[str, Any], text: str, base: Path) -> Sensitiv
             head.get("values", "reconstructed"), "sensitivity.values", ("reconstructed", "declared")
         ),
         exclude=list(exclude),
-        source=read.source,
-        text=text,
-        base=base,
     )
-
-
-def at(read: Reader, docs: dict[str | None, Any], path: str, where: str) -> Any:
-    """The value at a data path (one line naming ``where`` when there is none)."""
-    try:
-        file, steps = parse_path(path)
-        if file not in docs:
-            raise PathError(f"the data has no file {file!r} (files: {', '.join(str(f) for f in docs)})")
-        return get(docs[file], steps)
-    except PathError as exc:
-        raise read.fail(f"{where} {path!r}: {exc}") from None
-
-
-def labels_of(read: Reader, raw: dict[str, Any], where: str, options: list[Any]) -> tuple[str, ...]:
-    given = raw.get("labels")
-    if given is None:
-        return tuple(label(o) for o in options)
-    if (
-        not isinstance(given, list)
-        or len(given) != len(options)
-        or not all(isinstance(x, str) for x in given)
-    ):
-        raise read.fail(f"{where}.labels must be a list of {len(options)} strings, one per value")
-    return tuple(given)
 
 
 def load_file(path: str | Path) -> Sensitivity:
     """Read and check a sensitivity file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SkaldError(f"sensitivity file {str(path)!r} not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"cannot read sensitivity file {str(path)!r}: {exc}") from None
-    return parse(text, repr(str(path)), base=path.parent)
+    return parse(*read_file(path, "sensitivity file"))
 
 
-__all__ = ["Sensitivity", "V", "load_file", "parse"]
+__all__ = ["Sensitivity", "V", "at", "labels_of", "load_file", "parse"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,7 @@ OBJECTIVE_KEYS = {
     "win_matrix": {"kind", "weight", "strategies", "target"},
 }
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+FOLDER_HINT = "; write FILE.toml:path for a folder"  # a tune's data may be a folder of files
 
 
 @dataclass
@@ -138,13 +140,7 @@ class Reader:
 def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
     """Parse and check a tune file against its game (rules, strategies, data paths): nothing is written."""
     read = Reader(source)
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise read.fail(f"not valid TOML: {exc}") from None
-    bad = sorted(set(doc) - {"tune", "parameters", "objective"})
-    if bad:
-        raise read.fail(f"unknown table {bad[0]!r} (allowed: [tune], [[parameters]], [[objective]])")
+    doc = read_doc(read, text, ("parameters", "objective"))
     head = read.keys(doc.get("tune"), "tune", TUNE_KEYS)
     tune = _head(read, head, text, base or Path.cwd())
     from analysis.tune.check import check_game
@@ -170,39 +166,80 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
 
 
 def _head(read: Reader, head: dict[str, Any], text: str, base: Path) -> Tune:
-    from sim import seats as seating
-
-    name = read.str(head.get("name"), "tune.name")
-    if not NAME_RE.match(name):
-        raise read.fail(f"tune.name {name!r} may hold only letters, digits, '-' and '_'")
-    rules = head.get("rules", {})
-    if not isinstance(rules, dict):
-        raise read.fail("tune.rules must be a table of rule switches (name = value)")
-    data = head.get("data")
+    name, rules = name_and_rules(read, head)
     return Tune(
-        name=name,
-        title=read.str(head.get("title", name), "tune.title"),
-        description=str(head.get("description", "")).strip(),
-        game=read.str(head.get("game"), "tune.game"),
-        players=read.int(head.get("players"), "tune.players", 1),
-        seed=read.int(head.get("seed", 42), "tune.seed", 0, 2**31 - 1),
-        budget=read.int(head.get("budget", 2000), "tune.budget", 1),
-        seats=read.str(head.get("seats", "rotate"), "tune.seats", tuple(seating.MODES)),
-        rules=dict(rules),
-        data=None if data is None else str(_relative(base, read.str(data, "tune.data"))),
-        max_decisions=None
-        if "max_decisions" not in head
-        else read.int(head["max_decisions"], "tune.max_decisions", 1),
+        **head_fields(read, head, name, rules, text, base),
         candidates=read.int(head.get("candidates", 64), "tune.candidates", 1, 10_000),
         eta=read.int(head.get("eta", 3), "tune.eta", 2, 10),
         finalists=read.int(head.get("finalists", 3), "tune.finalists", 1, 20),
         confirm=read.number(head.get("confirm", 0.3), "tune.confirm", 0.05, 0.9),
         parameters=[],
         terms=[],
+    )
+
+
+def read_doc(read: Reader, text: str, lists: tuple[str, ...]) -> dict[str, Any]:
+    """The file's TOML, holding no table but its head (``[tune]``, ``[sensitivity]``) and its ``lists``."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise read.fail(f"not valid TOML: {exc}") from None
+    bad = sorted(set(doc) - {read.head, *lists})
+    if bad:
+        allowed = ", ".join([f"[{read.head}]"] + [f"[[{t}]]" for t in lists])
+        raise read.fail(f"unknown table {bad[0]!r} (allowed: {allowed})")
+    return doc
+
+
+def name_and_rules(read: Reader, head: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The head's checked ``name`` and ``rules`` (read first, before the file's own keys)."""
+    t = read.head
+    name = read.str(head.get("name"), f"{t}.name")
+    if not NAME_RE.match(name):
+        raise read.fail(f"{t}.name {name!r} may hold only letters, digits, '-' and '_'")
+    rules = head.get("rules", {})
+    if not isinstance(rules, dict):
+        raise read.fail(f"{t}.rules must be a table of rule switches (name = value)")
+    return name, rules
+
+
+def head_fields(
+    read: Reader,
+    head: dict[str, Any],
+    name: str,
+    rules: dict[str, Any],
+    text: str,
+    base: Path,
+    games: bool = False,
+) -> dict[str, Any]:
+    """The head keys a tune and a sensitivity file share, checked in order (``games``: with ``games``)."""
+    from sim import seats as seating
+
+    t = read.head
+    data = head.get("data")
+    fields: dict[str, Any] = {
+        "name": name,
+        "title": read.str(head.get("title", name), f"{t}.title"),
+        "description": str(head.get("description", "")).strip(),
+        "game": read.str(head.get("game"), f"{t}.game"),
+        "players": read.int(head.get("players"), f"{t}.players", 1),
+        "seed": read.int(head.get("seed", 42), f"{t}.seed", 0, 2**31 - 1),
+        "budget": read.int(head.get("budget", 2000), f"{t}.budget", 1),
+    }
+    if games:
+        fields["games"] = read.int(head.get("games", 40), f"{t}.games", 1)
+    fields.update(
+        seats=read.str(head.get("seats", "rotate"), f"{t}.seats", tuple(seating.MODES)),
+        rules=dict(rules),
+        data=None if data is None else str(_relative(base, read.str(data, f"{t}.data"))),
+        max_decisions=None
+        if "max_decisions" not in head
+        else read.int(head["max_decisions"], f"{t}.max_decisions", 1),
         source=read.source,
         text=text,
         base=base,
     )
+    return fields
 
 
 def _relative(base: Path, path: str) -> Path:
@@ -235,31 +272,41 @@ def _parameter(read: Reader, raw: Any, where: str, tune: Tune, game: Any) -> Par
     else:
         if values is None and kind == "data":
             raise read.fail(f"{where}.values is missing (the values a data parameter tries)")
-        current = _at(read, base_docs(tune, game), target, f"{where}.path")
+        current = at(read, base_docs(tune, game), target, f"{where}.path", FOLDER_HINT)
         options = _data_options(read, kind, current, values, where)
-    labels = [label(o) if kind != "permutation" else "-".join(map(str, o)) for o in options]
+    named = label if kind != "permutation" else _order_label
+    return Parameter(name, kind, target, tuple(options), labels_of(read, raw, where, options, named))
+
+
+def _order_label(order: Any) -> str:
+    return "-".join(map(str, order))
+
+
+def labels_of(
+    read: Reader, raw: dict[str, Any], where: str, options: list[Any], named: Callable[[Any], str] = label
+) -> tuple[str, ...]:
+    """The table's ``labels``, one per option (``named`` of each option where it gives none)."""
     given = raw.get("labels")
-    if given is not None:
-        if (
-            not isinstance(given, list)
-            or len(given) != len(options)
-            or not all(isinstance(x, str) for x in given)
-        ):
-            raise read.fail(f"{where}.labels must be a list of {len(options)} strings, one per value")
-        labels = list(given)
-    return Parameter(name, kind, target, tuple(options), tuple(labels))
+    if given is None:
+        return tuple(named(o) for o in options)
+    if (
+        not isinstance(given, list)
+        or len(given) != len(options)
+        or not all(isinstance(x, str) for x in given)
+    ):
+        raise read.fail(f"{where}.labels must be a list of {len(options)} strings, one per value")
+    return tuple(given)
 
 
-def _at(read: Reader, docs: dict[str | None, Any], path: str, where: str) -> Any:
+def at(read: Reader, docs: dict[str | None, Any], path: str, where: str, hint: str = "") -> Any:
+    """The value at a data path (one line naming ``where`` when there is none; ``hint`` ends its list)."""
     from analysis.tune.params import get
 
     try:
         file, steps = parse_path(path)
         if file not in docs:
             files = ", ".join(str(f) for f in docs)
-            raise PathError(
-                f"the data has no file {file!r} (files: {files}; write FILE.toml:path for a folder)"
-            )
+            raise PathError(f"the data has no file {file!r} (files: {files}{hint})")
         return get(docs[file], steps)
     except PathError as exc:
         raise read.fail(f"{where} {path!r}: {exc}") from None
@@ -348,11 +395,16 @@ def _matrix(
 
 def load_file(path: str | Path) -> Tune:
     """Read and check a tune file."""
+    return parse(*read_file(path, "tune file"))
+
+
+def read_file(path: str | Path, what: str) -> tuple[str, str, Path]:
+    """A file's text, its name as errors quote it and its folder (``parse``'s arguments)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SkaldError(f"tune file {str(path)!r} not found") from None
+        raise SkaldError(f"{what} {str(path)!r} not found") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"cannot read tune file {str(path)!r}: {exc}") from None
-    return parse(text, repr(str(path)), base=path.parent)
+        raise SkaldError(f"cannot read {what} {str(path)!r}: {exc}") from None
+    return text, repr(str(path)), path.parent
