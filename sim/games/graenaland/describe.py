@@ -15,24 +15,7 @@ from sim.games.graenaland.board import DIRECTIONS, Board, build_board
 from sim.games.graenaland.data import PUBLIC, RESOURCES, GraenalandData
 from sim.games.graenaland.options import Action, Contribute, Decide, Fee, Move, Pay, Propose, Vote
 from sim.games.graenaland.picture import cost_words, pair_words, territory_name, victory_card_name
-from sim.games.graenaland.state import (
-    ANCHOR,
-    ANNOUNCE,
-    BUILD,
-    CHOOSE_CARD,
-    CONTRIBUTE,
-    DRAFT,
-    FEE,
-    HEROES,
-    HEROES_NAMES,
-    JOINT,
-    PAY,
-    PHASES,
-    PROPOSE,
-    RELOCATE,
-    VOTE,
-    GraenalandState,
-)
+from sim.games.graenaland.state import HEROES_NAMES, PHASES, GraenalandState
 
 Words = Callable[[GraenalandState, Board, GraenalandData, int, Any], str]
 
@@ -41,7 +24,7 @@ def describe(state: GraenalandState, seat: int, option: Any) -> str:
     """What ``seat`` does by choosing ``option`` in ``state``, as one sentence."""
     data: GraenalandData = state.data
     board = build_board(data, state.n_players)
-    words = _WORDS.get(state.phase)
+    words = _WORDS.get(PHASES[state.phase])
     try:
         text = None if words is None else words(state, board, data, seat, option)
     except (TypeError, ValueError, IndexError, KeyError):
@@ -217,8 +200,9 @@ def _announce(state: GraenalandState, board: Board, data: GraenalandData, seat: 
     return "does not announce"
 
 
-_WORDS: dict[int, Words] = {
-    HEROES: _move, PROPOSE: _propose, VOTE: _vote, BUILD: _build, PAY: _pay, FEE: _fee,
-    CONTRIBUTE: _contribute, JOINT: _joint, RELOCATE: _relocate, DRAFT: _settle, ANCHOR: _anchor,
-    CHOOSE_CARD: _keep_card, ANNOUNCE: _announce,
+#: the words of each phase's choices, by its name in ``state.PHASES``
+_WORDS: dict[str, Words] = {
+    "heroes": _move, "propose": _propose, "vote": _vote, "build": _build, "pay": _pay, "fee": _fee,
+    "contribute": _contribute, "joint": _joint, "relocate": _relocate, "draft": _settle, "anchor": _anchor,
+    "choose_card": _keep_card, "announce": _announce,
 }
