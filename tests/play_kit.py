@@ -32,3 +32,22 @@ def play_out(
         game.apply(state, choose(state, rng) if choose else random_choices(game, state, rng))
         steps += 1
     return steps
+
+
+def snapshots(
+    game: Any, n: int, rules: dict[str, Any], seed: int, every: int, last: bool = False, cap: int = 3000
+) -> tuple[dict[str, Any], ...]:
+    """Snapshots (``game.to_dict``) of one seeded random game of ``n`` players: every ``every`` decisions
+    and at each phase's first appearance, for at most ``cap`` decisions (and the last state if ``last``)."""
+    state = game.new_state(n, rules, game.load_data(None), seed)
+    rng = np.random.default_rng(seed)
+    out, phases, step = [], set(), 0
+    while not game.is_terminal(state) and step < cap:
+        if step % every == 0 or state.phase not in phases:
+            out.append(game.to_dict(state))
+            phases.add(state.phase)
+        game.apply(state, random_choices(game, state, rng))
+        step += 1
+    if last:
+        out.append(game.to_dict(state))
+    return tuple(out)

@@ -15,6 +15,7 @@ from sim.games.graenaland.hidden import determinize
 from sim.games.graenaland.state import ANNOUNCE, CHOOSE_CARD, DRAFT, PAY, PHASES
 from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy
+from tests.play_kit import snapshots
 
 GAME = get_game("graenaland")
 #: (players, rules): every player count, and the advanced rules (lines 267-316)
@@ -40,17 +41,7 @@ def _step(state, rng: np.random.Generator) -> None:
 def _snapshots(config: int, seed: int, every: int = 7) -> tuple:
     """Snapshots (as dicts) of one seeded random game, every ``every`` decisions and at every phase's
     first appearance."""
-    n, rules = CONFIGS[config]
-    state = GAME.new_state(n, rules, GAME.load_data(None), seed)
-    rng = np.random.default_rng(seed)
-    out, phases, step = [], set(), 0
-    while not GAME.is_terminal(state) and step < 3000:
-        if step % every == 0 or state.phase not in phases:
-            out.append(GAME.to_dict(state))
-            phases.add(state.phase)
-        _step(state, rng)
-        step += 1
-    return tuple(out)
+    return snapshots(GAME, *CONFIGS[config], seed, every)
 
 
 def _states(configs=range(len(CONFIGS)), seeds=(1, 2)):

@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from play_kit import random_choices
+from play_kit import random_choices, snapshots
 
 import sim.picture
 from sim.games.graenaland.board import build_board
@@ -36,19 +36,8 @@ CONFIGS = [
 
 @cache
 def _snapshots(config: int, seed: int = 3, every: int = 23) -> tuple:
-    """Snapshots (dicts) of one seeded random game: every ``every`` decisions and each phase's first."""
-    n, rules = CONFIGS[config]
-    state = GAME.new_state(n, rules, GAME.load_data(None), seed)
-    rng = np.random.default_rng(seed)
-    out, phases, step = [], set(), 0
-    while not GAME.is_terminal(state) and step < 3000:
-        if step % every == 0 or state.phase not in phases:
-            out.append(GAME.to_dict(state))
-            phases.add(state.phase)
-        GAME.apply(state, random_choices(GAME, state, rng))
-        step += 1
-    out.append(GAME.to_dict(state))
-    return tuple(out)
+    """Snapshots (dicts) of one seeded random game: every ``every`` decisions, each phase's first, the end."""
+    return snapshots(GAME, *CONFIGS[config], seed, every, last=True)
 
 
 def _states(configs=range(len(CONFIGS))):

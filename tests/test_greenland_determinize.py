@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim.games import get_game
 from sim.games.greenland.hidden import determinize
 from sim.games.greenland.state import (
     ASSIGN,
@@ -33,9 +32,9 @@ from sim.games.greenland.state import (
 )
 from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy
+from tests.greenland_kit import GAME, choices, rare, seeded_games
 from tests.play_kit import play_out
 
-GAME: Any = get_game("greenland")
 #: (rules, seeds, whether the auction is always bid high): the last reaches the Sun Stone (line 54: Import 24)
 RULE_SETS = (
     ({}, range(4), False),
@@ -45,42 +44,22 @@ RULE_SETS = (
 EVERY = 5  # a state kept every EVERY decisions (besides those of the rarer phases and pending bribes)
 
 
-def _random_choices(
-    state: GreenlandState, rng: np.random.Generator, bid_high: bool = False
-) -> dict[int, Any]:
-    choices = {}
-    for seat in GAME.to_move(state):
-        options = GAME.legal_options(state, seat)
-        high = bid_high and state.phase == BID
-        choices[seat] = options[-1] if high else options[int(rng.integers(len(options)))]
-    return choices
-
-
 def _play_out(state: GreenlandState, rng: np.random.Generator, cap: int = 6000) -> int:
     """Random play to the end; the number of decisions it took."""
-    return play_out(GAME, state, rng, cap, _random_choices)
-
-
-def _keep(state: GreenlandState, step: int) -> bool:
-    return step % EVERY == 0 or state.phase in (SETUP, BID, SUNSTONE) or state.bribe >= 0
+    return play_out(GAME, state, rng, cap, choices)
 
 
 @functools.lru_cache(maxsize=1)
 def _states() -> tuple[GreenlandState, ...]:
     """Snapshots of seeded random games: every player count, several rule sets, every phase but OVER."""
-    data = GAME.load_data(None)
     kept = []
-    for n in (2, 3, 4):
-        for r, (rules, seeds, bid_high) in enumerate(RULE_SETS):
-            for seed in seeds:
-                state = GAME.new_state(n, rules, data, 100 * n + 10 * r + seed if not bid_high else seed)
-                rng = np.random.default_rng(seed)
-                step = 0
-                while not GAME.is_terminal(state):
-                    if _keep(state, step):
-                        kept.append(GAME.copy(state))
-                    GAME.apply(state, _random_choices(state, rng, bid_high))
-                    step += 1
+    for state, rng, bid_high in seeded_games(RULE_SETS):
+        step = 0
+        while not GAME.is_terminal(state):
+            if step % EVERY == 0 or rare(state):
+                kept.append(GAME.copy(state))
+            GAME.apply(state, choices(state, rng, bid_high))
+            step += 1
     return tuple(kept)
 
 

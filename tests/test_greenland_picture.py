@@ -13,12 +13,10 @@ import functools
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
-from typing import Any
 
 import numpy as np
 
 import sim.picture
-from sim.games import get_game
 from sim.games.greenland.describe import WORDS, describe
 from sim.games.greenland.picture import picture
 from sim.games.greenland.picture_shown import tcard_name, tribe_name
@@ -38,8 +36,8 @@ from sim.games.greenland.state import (
     Option,
 )
 from sim.games.greenland.table import visible
+from tests.greenland_kit import GAME, choices, rare, seeded_games
 
-GAME: Any = get_game("greenland")
 #: (rules, seeds, whether the auction is always bid high): the last reaches the Sun Stone (line 54: Import 24)
 RULE_SETS = (
     ({}, range(2), False),
@@ -51,41 +49,26 @@ RARE = 5
 PIECE = re.compile(r'^<g class="piece (\w+)')
 
 
-def _choices(state: GreenlandState, rng: np.random.Generator, bid_high: bool) -> dict[int, Any]:
-    choices = {}
-    for seat in GAME.to_move(state):
-        options = GAME.legal_options(state, seat)
-        high = bid_high and state.phase == BID
-        choices[seat] = options[-1] if high else options[int(rng.integers(len(options)))]
-    return choices
-
-
 @functools.lru_cache(maxsize=1)
 def _games() -> tuple[tuple[tuple[GreenlandState, ...], Counter], ...]:
     """Per game played: the states kept, and every option kind offered along it with one description."""
-    data = GAME.load_data(None)
     out = []
-    for n in (2, 3, 4):
-        for r, (rules, seeds, bid_high) in enumerate(RULE_SETS):
-            for seed in seeds:
-                state = GAME.new_state(n, rules, data, 100 * n + 10 * r + seed if not bid_high else seed)
-                rng = np.random.default_rng(seed)
-                kept, kinds, step = [], Counter(), 0
-                while not GAME.is_terminal(state):
-                    rare = state.phase in (SETUP, BID, SUNSTONE) or state.bribe >= 0
-                    if step % EVERY == 0 or (rare and step % RARE == 0):
-                        kept.append(GAME.copy(state))
-                    choices = _choices(state, rng, bid_high)
-                    for seat in choices:
-                        for o in GAME.legal_options(state, seat):
-                            if kinds[o.kind] < 30:
-                                kinds[o.kind] += 1
-                                words = describe(state, seat, o)
-                                assert words and "-1" not in words and "None" not in words, (o, words)
-                    GAME.apply(state, choices)
-                    step += 1
-                kept.append(state)
-                out.append((tuple(kept), kinds))
+    for state, rng, bid_high in seeded_games(RULE_SETS):
+        kept, kinds, step = [], Counter(), 0
+        while not GAME.is_terminal(state):
+            if step % EVERY == 0 or (rare(state) and step % RARE == 0):
+                kept.append(GAME.copy(state))
+            moves = choices(state, rng, bid_high)
+            for seat in moves:
+                for o in GAME.legal_options(state, seat):
+                    if kinds[o.kind] < 30:
+                        kinds[o.kind] += 1
+                        words = describe(state, seat, o)
+                        assert words and "-1" not in words and "None" not in words, (o, words)
+            GAME.apply(state, moves)
+            step += 1
+        kept.append(state)
+        out.append((tuple(kept), kinds))
     return tuple(out)
 
 
