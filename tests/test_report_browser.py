@@ -8,30 +8,21 @@ Skipped, with the reason, where no Chromium is installed (.ci/run installs one).
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from analysis.report import write_report
 from sim.cli import _main
-from tests.browser_kit import FLAGS, chromium
+from tests.browser_kit import needs_chromium, probe, probe_script, screenshot
 
-pytestmark = pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 #: Runs first in <head>: records every error and console.error; at load, checks the verdicts' links,
 #: the page's width and height, the resources fetched and the sortable tables.
-PROBE = """<script>
-window.__errors = [];
-window.addEventListener("error", function (e) { window.__errors.push(String(e.message)); });
-(function () { var err = console.error; console.error = function () {
-  window.__errors.push(Array.prototype.join.call(arguments, " ")); err.apply(console, arguments); }; })();
-window.addEventListener("load", function () {
-  var links = Array.prototype.slice.call(document.querySelectorAll("#verdicts a"));
+PROBE = probe_script(
+    """  var links = Array.prototype.slice.call(document.querySelectorAll("#verdicts a"));
   var broken = links.filter(function (a) {
     var id = (a.getAttribute("href") || "").replace(/^#/, "");
     return !id || !document.getElementById(id);
@@ -48,12 +39,8 @@ window.addEventListener("load", function () {
     images: document.images.length,
     loaded: Array.prototype.filter.call(document.images, function (i) { return i.naturalWidth > 0; }).length
   };
-  var div = document.createElement("pre");
-  div.id = "probe";
-  div.textContent = JSON.stringify(out);
-  document.body.appendChild(div);
-});
-</script>"""
+"""
+)
 
 
 @pytest.fixture(scope="module")
@@ -70,34 +57,10 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_report([root / name for name in runs], root / "out" / "report.html")
 
 
-def probe(page: Path, width: int, tmp: Path) -> dict:
-    checked = tmp / f"probe-{width}.html"
-    checked.write_text(page.read_text().replace("<head>", "<head>" + PROBE, 1))
-    with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run(
-            [chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},900", "--dump-dom",
-             checked.as_uri()],
-            capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, re.S)
-    assert found, dom.stderr[-2000:]
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-
-
-def screenshot(url: str, out: Path, size: str = "1400,900") -> Path:
-    with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(
-            [chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
-             f"--screenshot={out}", url],
-            capture_output=True, timeout=120, cwd=out.parent,
-        )  # fmt: skip
-    return out
-
-
 def test_verdicts_link_to_sections_with_no_overflow_no_network_and_no_errors(
     page: Path, tmp_path: Path
 ) -> None:
-    seen = probe(page, 1400, tmp_path)
+    seen = probe(page, PROBE, tmp_path / "probe-1400.html")
     assert seen["verdicts"] >= 2, "both games' seat questions have a verdict"
     assert seen["broken"] == [], f"verdict links without a section: {seen['broken']}"
     assert seen["width"] <= seen["viewport"], f"the page is {seen['width']} px wide at {seen['viewport']}"
@@ -108,7 +71,7 @@ def test_verdicts_link_to_sections_with_no_overflow_no_network_and_no_errors(
 
 
 def test_the_page_reads_on_a_phone(page: Path, tmp_path: Path) -> None:
-    seen = probe(page, 390, tmp_path)
+    seen = probe(page, PROBE, tmp_path / "probe-390.html", 390)
     assert seen["width"] <= seen["viewport"], (
         f"the page is {seen['width']} px wide on a {seen['viewport']} px phone"
     )

@@ -13,8 +13,6 @@ import base64
 import json
 import re
 import shutil
-import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -23,7 +21,7 @@ import pytest
 
 from analysis.report import write_report
 from sim.cli import _main
-from tests.browser_kit import FLAGS, chromium
+from tests.browser_kit import needs_chromium, probe, probe_script
 
 GAMES = 12
 SECTION = re.compile(r'<section id="mainland-game-to-watch">(.*?)</section>', re.S)
@@ -140,39 +138,24 @@ def test_records_that_cannot_be_played_again_give_a_note_not_a_failed_report(
     assert note and "not found" in note.group(1)
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+@needs_chromium
 def test_the_linked_page_opens_with_its_first_frame_and_no_errors(report: Path, tmp_path: Path) -> None:
     """The page beside the report opens in headless Chromium: its first frame drawn, no console errors,
     nothing fetched; and the report's picture loads."""
-    probe = """<script>
-window.__errors = [];
-window.addEventListener("error", function (e) { window.__errors.push(String(e.message)); });
-(function () { var err = console.error; console.error = function () {
-  window.__errors.push(Array.prototype.join.call(arguments, " ")); err.apply(console, arguments); }; })();
-window.addEventListener("load", function () {
-  var board = document.getElementById("board"), img = document.querySelector("figure.watch img");
+    script = probe_script(
+        """  var board = document.getElementById("board"), img = document.querySelector("figure.watch img");
   var out = { board: board ? board.querySelectorAll("*").length : -1,
               counter: board ? document.getElementById("counter").textContent : "",
               picture: img ? img.naturalWidth : -1, errors: window.__errors,
               resources: performance.getEntriesByType("resource").map(function (r) { return r.name; }) };
-  var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-});
-</script>"""
+"""
+    )
     name = watched(report)["groups"]["page"]
     seen = {}
     for which, source in {"page": report.parent / "report-games" / name, "report": report}.items():
         checked = source.with_name(f"probe-{source.name}")  # beside the original: the same relative links
-        checked.write_text(source.read_text().replace("<head>", "<head>" + probe, 1))
-        with tempfile.TemporaryDirectory() as profile:
-            dom = subprocess.run(
-                [chromium(), *FLAGS, f"--user-data-dir={profile}", "--window-size=1400,900", "--dump-dom",
-                 checked.as_uri()], capture_output=True, text=True, timeout=120,
-            )  # fmt: skip
+        seen[which] = probe(source, script, checked)
         checked.unlink()
-        found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, re.S)
-        assert found, dom.stderr[-2000:]
-        seen[which] = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     page, shown = seen["page"], seen["report"]
     assert page["board"] > 10 and page["counter"].startswith("decision point 0 of "), (
         f"the first frame is not drawn: {page}"

@@ -9,27 +9,20 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from sim.cli import _main
 from sim.plugin import registered
-from tests.browser_kit import FLAGS, chromium
+from tests.browser_kit import needs_chromium, probe, probe_script, screenshot
 
-pytestmark = pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 #: Runs first in <head>: records errors; at load, steps the viewer (a click, an arrow key, the slider's
 #: end) and records the frame, the cursor and the caption before and after each, and what was fetched.
-PROBE = """<script>
-window.__errors = [];
-window.addEventListener("error", function (e) { window.__errors.push(String(e.message)); });
-(function () { var err = console.error; console.error = function () {
-  window.__errors.push(Array.prototype.join.call(arguments, " ")); err.apply(console, arguments); }; })();
-window.addEventListener("load", function () {
-  function seen() {
+PROBE = probe_script(
+    """  function seen() {
     return { board: document.getElementById("board").innerHTML,
              cursor: document.getElementById("cursor").getAttribute("x1"),
              caption: document.getElementById("caption").textContent,
@@ -48,12 +41,8 @@ window.addEventListener("load", function () {
   out.seat0 = seen();
   out.resources = performance.getEntriesByType("resource").map(function (r) { return r.name; });
   out.errors = window.__errors;
-  var pre = document.createElement("pre");
-  pre.id = "probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-});
-</script>"""
+"""
+)
 
 
 def _pictured() -> list:
@@ -89,19 +78,6 @@ def page_data(page: Path) -> dict:
     found = re.search(r'id="replay-data">(.*?)</script>', page.read_text(), re.S)
     assert found, "the page holds its frames as JSON"
     return json.loads(found.group(1))
-
-
-def chromium_run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run(
-            [chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
-            capture_output=True, text=True, timeout=120, cwd=cwd,
-        )  # fmt: skip
-
-
-def screenshot(url: str, out: Path) -> Path:
-    chromium_run(["--window-size=1400,900", f"--screenshot={out}", url], out.parent)
-    return out
 
 
 def not_blank(png: Path) -> bool:
@@ -142,13 +118,7 @@ def test_stepping_changes_the_frame_and_the_cursor_with_no_network_and_no_errors
     game: str, root: Path, tmp_path: Path
 ) -> None:
     page = viewer_page(game, root)
-    checked = tmp_path / "probe.html"
-    checked.write_text(page.read_text().replace("<head>", "<head>" + PROBE, 1))
-    dom = chromium_run(["--window-size=1400,900", "--dump-dom", checked.as_uri()], tmp_path)
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, re.S)
-    assert found, dom.stderr[-2000:]
-    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
-                      .replace("&amp;", "&"))  # fmt: skip
+    seen = probe(page, PROBE, tmp_path / "probe.html")
     first, clicked, keyed, last = seen["first"], seen["clicked"], seen["keyed"], seen["last"]
     assert first["board"].startswith("<svg") and first["lines"] == len(page_data(page)["seats"])
     assert first["counter"].startswith("decision point 0 of ")
