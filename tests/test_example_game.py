@@ -12,17 +12,12 @@ import pytest
 
 import sim.games
 from sim.runner import RunConfig, run
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "skald-tictactoe"
+from tests.example_kit import register_example
 
 
 @pytest.fixture
 def tictactoe(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.syspath_prepend(str(EXAMPLE))
-    from skald_tictactoe.plugin import PLUGIN
-
-    monkeypatch.setitem(sim.games.GAMES, "tictactoe", PLUGIN)
-    return "tictactoe"
+    return register_example(monkeypatch)
 
 
 def test_the_example_declares_a_game_that_follows_the_protocol(tictactoe: str) -> None:

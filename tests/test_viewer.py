@@ -20,17 +20,12 @@ from sim.frames import LineTable, decode, encode, record_frames
 from sim.picture import ALL_SHOWN
 from sim.viewer import Replay, write_viewer
 from tests.cli_kit import cli
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "skald-tictactoe"
+from tests.example_kit import register_example
 
 
 @pytest.fixture
 def tictactoe(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.syspath_prepend(str(EXAMPLE))
-    from skald_tictactoe.plugin import PLUGIN
-
-    monkeypatch.setitem(sim.games.GAMES, "tictactoe", PLUGIN)
-    return "tictactoe"
+    return register_example(monkeypatch)
 
 
 @pytest.fixture
