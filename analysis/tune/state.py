@@ -46,10 +46,7 @@ class State:
 
     def add(self, key: tuple[int, int], start: int, rows: np.ndarray) -> None:
         """Add the rows of games ``start..`` (the next ones: chunks come in order)."""
-        have = self.search.setdefault(_key(key), [])
-        if start != len(have):
-            raise RuntimeError(f"tune state: games {start}.. of {key} added after {len(have)}")
-        have.extend(rows.tolist())
+        _append(self.search, key, start, rows, "games")
 
     def totals(self, key: tuple[int, int], games: int) -> list[int]:
         """The sums of the first ``games`` rows (a resumed tune may hold more: a later rung's)."""
@@ -60,10 +57,8 @@ class State:
         return len(self.confirm.get(_key(key), []))
 
     def add_confirm(self, key: tuple[int, int], start: int, rows: np.ndarray) -> None:
-        have = self.confirm.setdefault(_key(key), [])
-        if start != len(have):
-            raise RuntimeError(f"tune state: confirmation games {start}.. of {key} added after {len(have)}")
-        have.extend(rows.tolist())
+        """Add the rows of confirmation games ``start..`` (in order, as ``add``)."""
+        _append(self.confirm, key, start, rows, "confirmation games")
 
     def spent(self) -> int:
         return sum(len(v) for v in self.search.values()) + sum(len(v) for v in self.confirm.values())
@@ -77,6 +72,16 @@ class State:
 
 def _key(key: tuple[int, int]) -> str:
     return f"{key[0]}:{key[1]}"
+
+
+def _append(
+    table: dict[str, list[list[int]]], key: tuple[int, int], start: int, rows: np.ndarray, what: str
+) -> None:
+    """Append the rows of ``what`` ``start..`` under ``key``: they must be the next ones."""
+    have = table.setdefault(_key(key), [])
+    if start != len(have):
+        raise RuntimeError(f"tune state: {what} {start}.. of {key} added after {len(have)}")
+    have.extend(rows.tolist())
 
 
 def load(path: Path, ident: dict[str, Any]) -> State:
