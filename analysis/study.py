@@ -361,14 +361,20 @@ def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[s
 
 def load_file(path: str | Path) -> Study:
     """Read a user's study file."""
+    return parse(*read_file(path, "study file"))
+
+
+def read_file(path: str | Path, what: str) -> tuple[str, str, Path]:
+    """A user's file (``what``: "study file", "tune file"...): its text, its name as errors quote it and
+    its folder, ``parse``'s arguments; a one-line ``SkaldError`` when it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SkaldError(f"study file {str(path)!r} not found") from None
+        raise SkaldError(f"{what} {str(path)!r} not found") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"cannot read study file {str(path)!r}: {exc}") from None
-    return parse(text, repr(str(path)), base=path.parent)
+        raise SkaldError(f"cannot read {what} {str(path)!r}: {exc}") from None
+    return text, repr(str(path)), path.parent
 
 
 def packaged() -> dict[str, Study]:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.sensitivity import values as V
+from analysis.study import read_file
 from analysis.tune import objectives as obj
 from analysis.tune.params import Parameter
 from analysis.tune.spec import (
@@ -41,7 +42,6 @@ from analysis.tune.spec import (
     name_and_rules,
     objective_terms,
     read_doc,
-    read_file,
 )
 
 HEAD_KEYS = {

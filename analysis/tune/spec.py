@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.study import read_file
 from analysis.tune import objectives as obj
 from analysis.tune.params import KINDS, Parameter, PathError, label, orders, parse_path
 from sim.errors import SkaldError
@@ -396,15 +397,3 @@ def _matrix(
 def load_file(path: str | Path) -> Tune:
     """Read and check a tune file."""
     return parse(*read_file(path, "tune file"))
-
-
-def read_file(path: str | Path, what: str) -> tuple[str, str, Path]:
-    """A file's text, its name as errors quote it and its folder (``parse``'s arguments)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SkaldError(f"{what} {str(path)!r} not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SkaldError(f"cannot read {what} {str(path)!r}: {exc}") from None
-    return text, repr(str(path)), path.parent
