@@ -40,7 +40,7 @@ from analysis.tune.spec import (
     head_fields,
     labels_of,
     name_and_rules,
-    objective_terms,
+    objectives,
     read_doc,
 )
 
@@ -88,7 +88,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensit
     doc = read_doc(read, text, ("values", "objective"))
     head = read.keys(doc.get("sensitivity"), "sensitivity", HEAD_KEYS)
     spec = _head(read, head, text, base or Path.cwd())
-    from analysis.tune.check import check_game, check_strategies
+    from analysis.tune.check import check_game
 
     game = check_game(read, spec)
     declared = doc.get("values", [])
@@ -99,8 +99,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensit
     select(read, spec, game, [read.keys(v, f"values[{i}]", VALUE_KEYS) for i, v in enumerate(declared)])
     if not spec.parameters:
         raise read.fail("varies no value (every reconstructed value is excluded or has no range: see values)")
-    spec.terms = objective_terms(read, doc.get("objective"), spec.players)
-    check_strategies(read, spec)
+    objectives(read, doc, spec)
     return spec
 
 

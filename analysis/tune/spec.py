@@ -159,10 +159,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
         tune.parameters.append(param)
     if sum(p.kind == "file" for p in tune.parameters) > 1:
         raise read.fail("at most one parameter of kind 'file' (whole data files replace each other)")
-    tune.terms = objective_terms(read, doc.get("objective"), tune.players)
-    from analysis.tune.check import check_strategies
-
-    check_strategies(read, tune)
+    objectives(read, doc, tune)
     return tune
 
 
@@ -328,6 +325,14 @@ def _data_options(read: Reader, kind: str, current: Any, values: Any, where: str
         if not isinstance(v, list) or sorted(v) != sorted(every) or not all(isinstance(x, int) for x in v):
             raise read.fail(f"{where}.values[{j}] must be an order of 0..{len(current) - 1}, not {v!r}")
     return [tuple(v) for v in values]
+
+
+def objectives(read: Reader, doc: dict[str, Any], spec: Any) -> None:
+    """``spec.terms`` from the file's ``[[objective]]`` tables; then every strategy of the file checked."""
+    from analysis.tune.check import check_strategies
+
+    spec.terms = objective_terms(read, doc.get("objective"), spec.players)
+    check_strategies(read, spec)
 
 
 def objective_terms(read: Reader, terms: Any, players: int) -> list[obj.Term]:
