@@ -35,6 +35,7 @@ from analysis.study import read_file
 from analysis.tune import objectives as obj
 from analysis.tune.params import Parameter
 from analysis.tune.spec import (
+    Head,
     Reader,
     at,
     head_fields,
@@ -53,21 +54,10 @@ METHODS = ("morris", "sobol")
 
 
 @dataclass
-class Sensitivity:
+class Sensitivity(Head):
     """A checked sensitivity file (its fields named as a tune's, so ``analysis.tune.play`` plays it)."""
 
-    name: str
-    title: str
-    description: str
-    game: str
-    players: int
-    seed: int
-    budget: int
     games: int
-    seats: str
-    rules: dict[str, Any]
-    data: str | None
-    max_decisions: int | None
     method: str
     levels: int
     spread: float

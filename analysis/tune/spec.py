@@ -67,8 +67,8 @@ FOLDER_HINT = "; write FILE.toml:path for a folder"  # a tune's data may be a fo
 
 
 @dataclass
-class Tune:
-    """A checked tune file."""
+class Head:
+    """The head keys a tune and a sensitivity file share (``head_fields`` reads them)."""
 
     name: str
     title: str
@@ -81,6 +81,12 @@ class Tune:
     rules: dict[str, Any]
     data: str | None
     max_decisions: int | None
+
+
+@dataclass
+class Tune(Head):
+    """A checked tune file."""
+
     candidates: int
     eta: int
     finalists: int
