@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from operator import eq
 from typing import Any
 
 import numpy as np
@@ -51,3 +52,56 @@ def snapshots(
     if last:
         out.append(game.to_dict(state))
     return tuple(out)
+
+
+# --------------------------------------------------------------------------- determinize checks (issue 19)
+
+Cases = Sequence[tuple[int, Any, int]]  # (index, state, seat): a state and the seat it is determinized for
+
+
+def check_view_kept(game: Any, determinize: Any, cases: Cases, same: Callable[[Any, Any], bool] = eq) -> None:
+    """What the seat sees is unchanged by a determinization: its view, and its own hand in its order."""
+    for i, state, seat in cases:
+        det = determinize(state, seat, np.random.default_rng(i))
+        assert same(game.view(det, seat), game.view(state, seat)), (i, seat)
+        assert det.hands[seat] == state.hands[seat], (i, seat)
+
+
+def check_input_unchanged(game: Any, determinize: Any, cases: Cases) -> list[tuple[Any, Any]]:
+    """Determinizing leaves the input state as it was; the (input, determinization) pairs, for more checks."""
+    pairs = []
+    for i, state, seat in cases:
+        before = game.to_dict(state)
+        det = determinize(state, seat, np.random.default_rng(i))
+        assert game.to_dict(state) == before, (i, seat)
+        pairs.append((state, det))
+    return pairs
+
+
+def check_information_only(game: Any, determinize: Any, cases: Cases) -> None:
+    """Issue 19: a state redrawn with another generator (so differing only in what ``seat`` cannot see, the
+    seed and the game's generator included) gives the same determinization for the same generator."""
+    for i, state, seat in cases:
+        other = determinize(state, seat, np.random.default_rng(10_000 + i))
+        assert game.to_dict(other) != game.to_dict(state)  # the seed and generator differ at least
+        a = determinize(state, seat, np.random.default_rng(i))
+        b = determinize(other, seat, np.random.default_rng(i))
+        assert game.to_dict(a) == game.to_dict(b), (i, seat)
+
+
+def search_picks(game: Any, states: Sequence[Any], seat: int) -> list[Any]:
+    """Issue 19: what ``ismcts`` (20 iterations, one generator seed) picks in each of ``states`` for
+    ``seat``, given samples of that seat's information only; each pick is checked to be legal."""
+    from sim.search import SearchContext
+    from strategies.ismcts import ISMCTSStrategy
+
+    picks = []
+    for truth in states:
+        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
+        player.attach(SearchContext(game, seat, truth))
+        options = game.legal_options(truth, seat)
+        pick = player.choose(game.view(truth, seat), options)
+        assert any(np.array_equal(pick, o) if isinstance(pick, np.ndarray) else pick == o for o in options)
+        assert player.iterations_run == 20
+        picks.append(pick.tolist() if isinstance(pick, np.ndarray) else pick)
+    return picks

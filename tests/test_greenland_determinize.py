@@ -30,10 +30,14 @@ from sim.games.greenland.state import (
     SUNSTONE,
     GreenlandState,
 )
-from sim.search import SearchContext
-from strategies.ismcts import ISMCTSStrategy
 from tests.greenland_kit import GAME, choices, rare, seeded_games
-from tests.play_kit import play_out
+from tests.play_kit import (
+    check_information_only,
+    check_input_unchanged,
+    check_view_kept,
+    play_out,
+    search_picks,
+)
 
 #: (rules, seeds, whether the auction is always bid high): the last reaches the Sun Stone (line 54: Import 24)
 RULE_SETS = (
@@ -111,28 +115,16 @@ def test_the_states_cover_every_player_count_and_phase() -> None:
 def test_what_the_seat_sees_is_unchanged() -> None:
     """Ruling G19 (own hand, other hands' sizes), lines 11-12 (the rows), 22 (the event, the offer) and the
     whole table: the view is kept."""
-    for i, state, seat in _cases():
-        det = determinize(state, seat, np.random.default_rng(i))
-        assert GAME.view(det, seat) == GAME.view(state, seat), (i, seat)
-        assert det.hands[seat] == state.hands[seat]  # its own hand, in its order
+    check_view_kept(GAME, determinize, _cases())
 
 
 def test_the_input_state_is_unchanged() -> None:
-    for i, state, seat in _cases()[::3]:
-        before = GAME.to_dict(state)
-        determinize(state, seat, np.random.default_rng(i))
-        assert GAME.to_dict(state) == before
+    check_input_unchanged(GAME, determinize, _cases()[::3])
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: a state redrawn with another generator (which differs only in what ``seat`` cannot see,
-    the seed and the game's generator included) gives the same determinization for the same generator."""
-    for i, state, seat in _cases()[::2]:
-        other = determinize(state, seat, np.random.default_rng(10_000 + i))
-        assert GAME.to_dict(other) != GAME.to_dict(state)  # the seed and generator differ at least
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(other, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
+    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    check_information_only(GAME, determinize, _cases()[::2])
 
 
 def _swap_cards(new: GreenlandState, seat: int) -> bool:
@@ -253,14 +245,7 @@ def test_ismcts_searches_a_greenland_state(players: int, monkeypatch: pytest.Mon
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)
     seat = GAME.to_move(state)[0]
-    changed = _swapped(state, seat) or state
-    picks = []
-    for truth in (state, changed):
-        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
-        player.attach(SearchContext(GAME, seat, truth))
-        options = GAME.legal_options(truth, seat)
-        picks.append(player.choose(GAME.view(truth, seat), options))
-        assert picks[-1] in options and player.iterations_run == 20
+    picks = search_picks(GAME, [state, _swapped(state, seat) or state], seat)
     assert picks[0] == picks[1]
 
 

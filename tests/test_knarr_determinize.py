@@ -19,9 +19,14 @@ import pytest
 from sim.games import get_game
 from sim.games.knarr.hidden import determinize
 from sim.games.knarr.state import BONUS, DISCARD, TURN, KnarrState
-from sim.search import SearchContext
-from strategies.ismcts import ISMCTSStrategy
-from tests.play_kit import play_out, random_choices
+from tests.play_kit import (
+    check_information_only,
+    check_input_unchanged,
+    check_view_kept,
+    play_out,
+    random_choices,
+    search_picks,
+)
 
 GAME: Any = get_game("knarr")
 RULE_SETS = ({}, {"skali": True}, {"artifacts": True}, {"skali": True, "artifacts": True})
@@ -93,28 +98,16 @@ def test_the_states_cover_every_player_count_and_phase() -> None:
 
 def test_what_the_seat_sees_is_unchanged() -> None:
     """Ruling R9: the view (own hand, board, crews, destinations, tokens, discard pile, sizes) is kept."""
-    for i, state, seat in _cases():
-        det = determinize(state, seat, np.random.default_rng(i))
-        assert GAME.view(det, seat) == GAME.view(state, seat), (i, seat)
-        assert det.hands[seat] == state.hands[seat]  # its own hand, in its order
+    check_view_kept(GAME, determinize, _cases())
 
 
 def test_the_input_state_is_unchanged() -> None:
-    for i, state, seat in _cases()[::3]:
-        before = GAME.to_dict(state)
-        determinize(state, seat, np.random.default_rng(i))
-        assert GAME.to_dict(state) == before
+    check_input_unchanged(GAME, determinize, _cases()[::3])
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: a state redrawn with another generator (which differs only in what ``seat`` cannot see,
-    the seed and the game's generator included) gives the same determinization for the same generator."""
-    for i, state, seat in _cases():
-        other = determinize(state, seat, np.random.default_rng(10_000 + i))
-        assert GAME.to_dict(other) != GAME.to_dict(state)  # the seed and generator differ at least
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(other, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
+    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    check_information_only(GAME, determinize, _cases())
 
 
 def _swapped(state: KnarrState, seat: int) -> KnarrState | None:
@@ -209,12 +202,5 @@ def test_ismcts_searches_a_knarr_state(players: int, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)
     seat = state.current
-    changed = _swapped(state, seat) or state
-    picks = []
-    for truth in (state, changed):
-        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
-        player.attach(SearchContext(GAME, seat, truth))
-        options = GAME.legal_options(truth, seat)
-        picks.append(player.choose(GAME.view(truth, seat), options))
-        assert picks[-1] in options and player.iterations_run == 20
+    picks = search_picks(GAME, [state, _swapped(state, seat) or state], seat)
     assert picks[0] == picks[1]

@@ -20,9 +20,14 @@ import pytest
 from sim.games import get_game
 from sim.games.mainland.hidden import determinize
 from sim.games.mainland.state import CAMP, OVER, PLACE, START, MainlandState
-from sim.search import SearchContext
-from strategies.ismcts import ISMCTSStrategy
-from tests.play_kit import play_out, random_choices
+from tests.play_kit import (
+    check_information_only,
+    check_input_unchanged,
+    check_view_kept,
+    play_out,
+    random_choices,
+    search_picks,
+)
 
 GAME: Any = get_game("mainland")
 RULE_SETS = (
@@ -97,32 +102,22 @@ def test_the_states_cover_every_player_count_and_phase() -> None:
 def test_what_the_seat_sees_is_unchanged() -> None:
     """Lines 77 and 79, ruling R9: the view (own hand in its order, board, scores, discard piles, hand and
     deck sizes, tokens) is kept."""
+    check_view_kept(GAME, determinize, _cases(), same=_same_view)
     for i, state, seat in _cases():
         det = determinize(state, seat, np.random.default_rng(i))
-        assert _same_view(GAME.view(det, seat), GAME.view(state, seat)), (i, seat)
-        assert det.hands[seat] == state.hands[seat]
         assert (det.phase, det.current, det.round, det.tokens) == (state.phase, state.current, state.round,
                                                                     state.tokens)
 
 
 def test_the_input_state_is_unchanged() -> None:
-    for i, state, seat in _cases()[::3]:
-        before = GAME.to_dict(state)
-        det = determinize(state, seat, np.random.default_rng(i))
-        assert GAME.to_dict(state) == before
+    for state, det in check_input_unchanged(GAME, determinize, _cases()[::3]):
         assert det.rng is not state.rng
         assert all(a is not b for a, b in zip(det.hands, state.hands, strict=True))
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: a state redrawn with another generator (so differing only in what ``seat`` cannot see, the
-    seed and the game's generator included) gives the same determinization for the same generator."""
-    for i, state, seat in _cases():
-        other = determinize(state, seat, np.random.default_rng(10_000 + i))
-        assert GAME.to_dict(other) != GAME.to_dict(state)  # the seed and generator differ at least
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(other, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
+    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    check_information_only(GAME, determinize, _cases())
 
 
 def _changed(state: MainlandState, seat: int) -> MainlandState | None:
@@ -249,13 +244,5 @@ def test_ismcts_searches_a_mainland_state(players: int, monkeypatch: pytest.Monk
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)
     seat = state.current
-    changed = _changed(state, seat) or state
-    picks = []
-    for truth in (state, changed):
-        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
-        player.attach(SearchContext(GAME, seat, truth))
-        options = GAME.legal_options(truth, seat)
-        pick = player.choose(GAME.view(truth, seat), options)
-        assert any(np.array_equal(pick, o) for o in options) and player.iterations_run == 20
-        picks.append(pick.tolist())
+    picks = search_picks(GAME, [state, _changed(state, seat) or state], seat)
     assert picks[0] == picks[1]
