@@ -105,3 +105,64 @@ def search_picks(game: Any, states: Sequence[Any], seat: int) -> list[Any]:
         assert player.iterations_run == 20
         picks.append(pick.tolist() if isinstance(pick, np.ndarray) else pick)
     return picks
+
+
+def kept_states(
+    game: Any, games: Sequence[tuple[int, dict[str, Any], int, int]], keep: Callable[[int, Any], bool]
+) -> tuple[Any, ...]:
+    """Copies of the states of seeded random games, one game per (players, rules, game seed, seed of the
+    random choices): every state for which ``keep(step, state)`` holds (``step`` counts the decision
+    points), the final one excluded."""
+    data = game.load_data(None)
+    kept = []
+    for n, rules, seed, choices in games:
+        state = game.new_state(n, rules, data, seed)
+        rng = np.random.default_rng(choices)
+        step = 0
+        while not game.is_terminal(state):
+            if keep(step, state):
+                kept.append(game.copy(state))
+            game.apply(state, random_choices(game, state, rng))
+            step += 1
+    return tuple(kept)
+
+
+def check_unseen_changes(
+    game: Any, determinize: Any, cases: Cases, changed: Callable[[Any, int], Any],
+    same: Callable[[Any, Any], bool] = eq,
+) -> list[tuple[Any, Any]]:
+    """A state changed only where ``seat`` cannot see (``changed(state, seat)``, None to skip) keeps the
+    seat's view and gives the same determinization for the same generator; the (state, changed) pairs."""
+    pairs = []
+    for i, state, seat in cases:
+        other = changed(state, seat)
+        if other is None:
+            continue
+        assert same(game.view(other, seat), game.view(state, seat)), (i, seat)
+        a = determinize(state, seat, np.random.default_rng(i))
+        b = determinize(other, seat, np.random.default_rng(i))
+        assert game.to_dict(a) == game.to_dict(b), (i, seat)
+        pairs.append((state, other))
+    return pairs
+
+
+def check_generator_draws(
+    game: Any,
+    determinize: Any,
+    cases: Cases,
+    hidden: Callable[[Any, int], Any],
+    enough: Callable[[Any, int], bool],
+) -> tuple[int, int]:
+    """The same generator deals the same hidden parts (``hidden(state, seat)``), two generators usually
+    different ones, over the cases where ``enough(state, seat)``: (cases that differ, cases checked)."""
+    differ = total = 0
+    for _, state, seat in cases:
+        if not enough(state, seat):
+            continue
+        total += 1
+        a = determinize(state, seat, np.random.default_rng(1))
+        b = determinize(state, seat, np.random.default_rng(2))
+        again = determinize(state, seat, np.random.default_rng(1))
+        assert game.to_dict(a) == game.to_dict(again)
+        differ += hidden(a, seat) != hidden(b, seat)
+    return differ, total

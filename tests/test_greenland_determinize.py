@@ -32,8 +32,10 @@ from sim.games.greenland.state import (
 )
 from tests.greenland_kit import GAME, choices, rare, seeded_games
 from tests.play_kit import (
+    check_generator_draws,
     check_information_only,
     check_input_unchanged,
+    check_unseen_changes,
     check_view_kept,
     play_out,
     search_picks,
@@ -166,18 +168,9 @@ def _swapped(state: GreenlandState, seat: int) -> GreenlandState | None:
 
 
 def test_trading_hidden_cards_between_other_players_changes_nothing() -> None:
-    swaps = 0
-    for i, state, seat in _cases():
-        changed = _swapped(state, seat)
-        if changed is None:
-            continue
-        swaps += 1
-        assert GAME.view(changed, seat) == GAME.view(state, seat)
-        assert GAME.to_dict(changed) != GAME.to_dict(state)
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(changed, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
-    assert swaps > 100, swaps
+    pairs = check_unseen_changes(GAME, determinize, _cases(), _swapped)
+    assert all(GAME.to_dict(changed) != GAME.to_dict(state) for state, changed in pairs)
+    assert len(pairs) > 100, len(pairs)
 
 
 def test_components_are_conserved_and_the_pools_are_what_the_seat_has_not_seen() -> None:
@@ -203,16 +196,8 @@ def test_components_are_conserved_and_the_pools_are_what_the_seat_has_not_seen()
 def test_the_generator_draws_the_hidden_parts() -> None:
     """Two generators usually deal different hidden parts (the unrevealed events at least, line 9); the
     same generator the same ones."""
-    differ = total = 0
-    for i, state, seat in _cases()[::2]:
-        if len(state.events) < 2:
-            continue
-        total += 1
-        a = determinize(state, seat, np.random.default_rng(1))
-        b = determinize(state, seat, np.random.default_rng(2))
-        again = determinize(state, seat, np.random.default_rng(1))
-        assert GAME.to_dict(a) == GAME.to_dict(again)
-        differ += _hidden(a, seat) != _hidden(b, seat)
+    differ, total = check_generator_draws(GAME, determinize, _cases()[::2], _hidden,
+                                          lambda state, seat: len(state.events) >= 2)
     assert total > 300 and differ >= 0.98 * total, (differ, total)
 
 

@@ -20,21 +20,19 @@ from sim.games import get_game
 from sim.games.knarr.hidden import determinize
 from sim.games.knarr.state import BONUS, DISCARD, TURN, KnarrState
 from tests.play_kit import (
+    check_generator_draws,
     check_information_only,
     check_input_unchanged,
+    check_unseen_changes,
     check_view_kept,
+    kept_states,
     play_out,
-    random_choices,
     search_picks,
 )
 
 GAME: Any = get_game("knarr")
 RULE_SETS = ({}, {"skali": True}, {"artifacts": True}, {"skali": True, "artifacts": True})
 EVERY = 9  # a state kept every EVERY decisions (besides every BONUS and DISCARD one)
-
-
-def _random_choices(state: KnarrState, rng: np.random.Generator) -> dict[int, Any]:
-    return random_choices(GAME, state, rng)
 
 
 def _play_out(state: KnarrState, rng: np.random.Generator, cap: int = 4000) -> int:
@@ -45,20 +43,9 @@ def _play_out(state: KnarrState, rng: np.random.Generator, cap: int = 4000) -> i
 @functools.lru_cache(maxsize=1)
 def _states() -> tuple[KnarrState, ...]:
     """Snapshots of seeded random games: every player count, every rule set, every phase but OVER."""
-    data = GAME.load_data(None)
-    kept = []
-    for n in (2, 3, 4):
-        for r, rules in enumerate(RULE_SETS):
-            for seed in range(3):
-                state = GAME.new_state(n, rules, data, 100 * n + 10 * r + seed)
-                rng = np.random.default_rng(seed)
-                step = 0
-                while not GAME.is_terminal(state):
-                    if step % EVERY == 0 or state.phase != TURN:
-                        kept.append(GAME.copy(state))
-                    GAME.apply(state, _random_choices(state, rng))
-                    step += 1
-    return tuple(kept)
+    games = [(n, rules, 100 * n + 10 * r + seed, seed)
+             for n in (2, 3, 4) for r, rules in enumerate(RULE_SETS) for seed in range(3)]
+    return kept_states(GAME, games, lambda step, state: step % EVERY == 0 or state.phase != TURN)
 
 
 def _cases() -> list[tuple[int, KnarrState, int]]:
@@ -127,16 +114,7 @@ def _swapped(state: KnarrState, seat: int) -> KnarrState | None:
 
 
 def test_trading_hidden_cards_between_other_players_changes_nothing() -> None:
-    swaps = 0
-    for i, state, seat in _cases():
-        changed = _swapped(state, seat)
-        if changed is None:
-            continue
-        swaps += 1
-        assert GAME.view(changed, seat) == GAME.view(state, seat)
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(changed, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
+    swaps = len(check_unseen_changes(GAME, determinize, _cases(), _swapped))
     assert swaps > 100, swaps
 
 
@@ -160,16 +138,10 @@ def test_components_are_conserved_and_the_pool_is_what_the_seat_has_not_seen() -
 
 def test_the_generator_draws_the_hidden_parts() -> None:
     """Two generators usually deal different hidden parts; the same generator the same ones."""
-    differ = total = 0
-    for i, state, seat in _cases():
-        if len(_hidden(state, seat)[0]) + sum(map(len, _hidden(state, seat)[1])) < 6:
-            continue
-        total += 1
-        a = determinize(state, seat, np.random.default_rng(1))
-        b = determinize(state, seat, np.random.default_rng(2))
-        again = determinize(state, seat, np.random.default_rng(1))
-        assert GAME.to_dict(a) == GAME.to_dict(again)
-        differ += _hidden(a, seat) != _hidden(b, seat)
+    differ, total = check_generator_draws(
+        GAME, determinize, _cases(), _hidden,
+        lambda state, seat: len(_hidden(state, seat)[0]) + sum(map(len, _hidden(state, seat)[1])) >= 6,
+    )
     assert total > 100 and differ >= 0.98 * total, (differ, total)
 
 

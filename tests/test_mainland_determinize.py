@@ -21,11 +21,13 @@ from sim.games import get_game
 from sim.games.mainland.hidden import determinize
 from sim.games.mainland.state import CAMP, OVER, PLACE, START, MainlandState
 from tests.play_kit import (
+    check_generator_draws,
     check_information_only,
     check_input_unchanged,
+    check_unseen_changes,
     check_view_kept,
+    kept_states,
     play_out,
-    random_choices,
     search_picks,
 )
 
@@ -37,10 +39,6 @@ RULE_SETS = (
 EVERY = 11  # a state kept every EVERY decisions (besides every camp placement)
 
 
-def _random_choices(state: MainlandState, rng: np.random.Generator) -> dict[int, Any]:
-    return random_choices(GAME, state, rng)
-
-
 def _play_out(state: MainlandState, rng: np.random.Generator, cap: int = 3000) -> int:
     """Random play to the end (every seat out of tokens, lines 73, 137); the number of decisions it took."""
     return play_out(GAME, state, rng, cap)
@@ -49,20 +47,9 @@ def _play_out(state: MainlandState, rng: np.random.Generator, cap: int = 3000) -
 @functools.lru_cache(maxsize=1)
 def _states() -> tuple[MainlandState, ...]:
     """Snapshots of seeded random games: every player count, both rule sets, every phase but OVER."""
-    data = GAME.load_data(None)
-    kept = []
-    for n in (2, 3, 4):
-        for r, rules in enumerate(RULE_SETS):
-            for seed in range(2):
-                state = GAME.new_state(n, rules, data, 100 * n + 10 * r + seed)
-                rng = np.random.default_rng(seed)
-                step = 0
-                while not GAME.is_terminal(state):
-                    if step % EVERY == 0 or state.phase == CAMP:
-                        kept.append(GAME.copy(state))
-                    GAME.apply(state, _random_choices(state, rng))
-                    step += 1
-    return tuple(kept)
+    games = [(n, rules, 100 * n + 10 * r + seed, seed)
+             for n in (2, 3, 4) for r, rules in enumerate(RULE_SETS) for seed in range(2)]
+    return kept_states(GAME, games, lambda step, state: step % EVERY == 0 or state.phase == CAMP)
 
 
 def _cases() -> list[tuple[int, MainlandState, int]]:
@@ -146,16 +133,8 @@ def _changed(state: MainlandState, seat: int) -> MainlandState | None:
 
 
 def test_moving_hidden_cards_of_other_players_changes_nothing() -> None:
-    changes = 0
-    for i, state, seat in _cases():
-        changed = _changed(state, seat)
-        if changed is None:
-            continue
-        changes += GAME.to_dict(changed)["hands"] != GAME.to_dict(state)["hands"]
-        assert _same_view(GAME.view(changed, seat), GAME.view(state, seat))
-        a = determinize(state, seat, np.random.default_rng(i))
-        b = determinize(changed, seat, np.random.default_rng(i))
-        assert GAME.to_dict(a) == GAME.to_dict(b), (i, seat)
+    pairs = check_unseen_changes(GAME, determinize, _cases(), _changed, same=_same_view)
+    changes = sum(GAME.to_dict(changed)["hands"] != GAME.to_dict(state)["hands"] for state, changed in pairs)
     assert changes > 100, changes
 
 
@@ -200,17 +179,11 @@ def test_other_seats_passes_are_counted_voluntary() -> None:
 
 def test_the_generator_draws_the_hidden_parts() -> None:
     """Two generators usually deal different hidden parts; the same generator the same ones."""
-    differ = total = 0
-    for i, state, seat in _cases():
+    def enough(state: MainlandState, seat: int) -> bool:
         decks, others = _hidden(state, seat)
-        if sum(map(len, decks)) + sum(map(len, others)) < 6:
-            continue
-        total += 1
-        a = determinize(state, seat, np.random.default_rng(1))
-        b = determinize(state, seat, np.random.default_rng(2))
-        again = determinize(state, seat, np.random.default_rng(1))
-        assert GAME.to_dict(a) == GAME.to_dict(again)
-        differ += _hidden(a, seat) != _hidden(b, seat)
+        return sum(map(len, decks)) + sum(map(len, others)) >= 6
+
+    differ, total = check_generator_draws(GAME, determinize, _cases(), _hidden, enough)
     assert total > 100 and differ >= 0.98 * total, (differ, total)
 
 
