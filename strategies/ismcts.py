@@ -91,6 +91,9 @@ class ISMCTSStrategy(Strategy):
         "prior": (str, ""),  # first arm at a node: empty = the game's best scripted strategy, none = off
         "epsilon": (float, 0.0),  # chance that a playout choice is made at random instead
         "rank": (int, 1),  # root arms in the prior's order (its choice, then its choice of the rest, ...)
+        "width": (int, 0),  # most arms at the root (0: no cap); with a prior, its first `width` choices
+        "tree": (int, 0),  # most decision points the tree keeps (0: no cap; 1: the root only)
+        "keep": (float, 0.0),  # play the prior's choice unless beaten by `keep` paired standard errors
     }
     time_budget = "ms"
     iterations: int
@@ -104,6 +107,9 @@ class ISMCTSStrategy(Strategy):
     prior: str
     epsilon: float
     rank: int
+    width: int
+    tree: int
+    keep: float
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -115,6 +121,8 @@ class ISMCTSStrategy(Strategy):
             raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1, c >= 0 and ms >= 0 are required")
         if self.rank < 1:
             raise ValueError(f"rank must be at least 1, not {self.rank}")
+        if self.width < 0 or self.tree < 0 or self.keep < 0:
+            raise ValueError("width >= 0, tree >= 0 and keep >= 0 are required")
         if not 0 <= self.epsilon <= 1:
             raise ValueError(f"epsilon must be between 0 and 1, not {self.epsilon}")
         if self.playout.split(":")[0] == self.name:
@@ -129,6 +137,8 @@ class ISMCTSStrategy(Strategy):
         #: iterations run and decisions searched in this game (telemetry for bench and summaries)
         self.iterations_run = 0
         self.decisions_searched = 0
+        #: the tree of the last decision searched (for inspection)
+        self.last_root: Node | None = None
         self.seconds_searched = 0.0
 
     def attach(self, context: SearchContext) -> None:
@@ -153,34 +163,58 @@ class ISMCTSStrategy(Strategy):
         game = self.context.game
         root = Node()
         allowed = {option_key(o): i for i, o in enumerate(options)}
-        policy = self._policy(game)
+        self._spec = None if self.playout == "random" else _parse(self.playout, game.name)
         self._start_prior(game, view, options)
+        self._seeds: list[int] = []
+        self._paired: dict[Any, list[float]] = {}
         start = time.perf_counter()
         if self.ms > 0:  # a time budget: as many iterations as fit, at least one
             deadline, done = start + self.ms / 1000.0, 0
             while done == 0 or time.perf_counter() < deadline:
-                self._iterate(game, root, allowed, policy)
+                self._iterate(game, root, allowed, options)
                 done += 1
         else:
             for _ in range(self.iterations):
-                self._iterate(game, root, allowed, policy)
+                self._iterate(game, root, allowed, options)
             done = self.iterations
         self.seconds_searched += time.perf_counter() - start
         self.iterations_run += done
         self.decisions_searched += 1
+        self.last_root = root
+        return options[allowed[self._final_choice(root, allowed)]]
+
+    def _final_choice(self, root: Node, allowed: dict[Any, int]) -> Any:
+        """The key played: the most visited root arm (on a tie the prior's choice, then the best mean);
+        with ``keep`` the prior's choice unless an arm beats it on paired samples (``paired_gain``)."""
         arms = root.arms.get(self.seat, {})
         first = self._root_order[0] if self._root_order else None
-        best = max(  # the most visited; on a tie the prior's choice, then the best mean
+        best = max(
             (key for key in arms if key in allowed),
             key=lambda k: (arms[k][VISITS], k == first, arms[k][TOTAL] / max(arms[k][VISITS], 1),
                            -allowed[k]),
         )
-        return options[allowed[best]]
+        if self.keep <= 0 or first not in arms:
+            return best
+        gains = {k: paired_gain(self._paired.get(k, []), self._paired.get(first, []), self.keep)
+                 for k in arms if k != first and k in allowed}
+        winners = [k for k, gain in gains.items() if gain is not None]
+        return max(winners, key=lambda k: (gains[k], -allowed[k])) if winners else first
 
-    def _iterate(self, game: Any, root: Node, allowed: dict[Any, int], policy: Any) -> None:
-        """One iteration: determinize, select and expand, play out, back up."""
+    def _sample_rng(self, visit: int) -> np.random.Generator:
+        """The generator of an iteration whose root arm is on its ``visit``-th visit: the j-th visit of
+        every root arm sees the same determinization and chance (common random numbers), so root arms are
+        compared on paired samples."""
+        while len(self._seeds) <= visit:
+            self._seeds.append(int(self.rng.integers(0, 2**63)))
+        return np.random.default_rng(self._seeds[visit])
+
+    def _iterate(self, game: Any, root: Node, allowed: dict[Any, int], real: Sequence[Any]) -> None:
+        """One iteration: pick the searcher's root arm, determinize, select and expand, play out, back
+        up."""
         assert self.context is not None
-        state = self.context.sample(self.rng)
+        _, root_key, _ = self._select(root, self.seat, real, allowed, None, self.rng)
+        rng = self._sample_rng(int(root.arms[self.seat][root_key][VISITS]))
+        state = self.context.sample(rng)
         n = len(game.scores(state))
         path: list[tuple[Node, list[tuple[int, Any]]]] = []
         node = root
@@ -190,13 +224,17 @@ class ISMCTSStrategy(Strategy):
             expanded = False
             for seat in game.to_move(state):
                 options = game.legal_options(state, seat)
-                only = allowed if (node is root and seat == self.seat) else None
-                index, key, new = self._select(node, seat, options, only, state)
+                if node is root and seat == self.seat:
+                    index, key, new = self._root_pick(root, options, allowed, root_key, state, rng)
+                else:
+                    index, key, new = self._select(node, seat, options, None, state, rng)
                 choices[seat] = options[index]
                 picks.append((seat, key))
                 expanded = expanded or new
             path.append((node, picks))
             game.apply(state, choices)
+            if self.tree and len(path) >= self.tree:
+                break
             joint = tuple(key for _, key in picks)
             child = node.children.get(joint)
             if child is None:
@@ -205,19 +243,34 @@ class ISMCTSStrategy(Strategy):
             node = child
             if expanded:
                 break
-        reward = rewards(game, self._play_out(game, state, policy), n, self.reward)
+        reward = rewards(game, self._play_out(game, state, rng), n, self.reward)
         for node, picks in path:
             for seat, key in picks:
                 arm = node.arms[seat][key]
                 arm[VISITS] += 1
                 arm[TOTAL] += reward[seat]
+                if node is root and seat == self.seat:
+                    self._paired.setdefault(key, []).append(reward[seat])
+
+    def _root_pick(
+        self, root: Node, options: Sequence[Any], allowed: dict[Any, int], key: Any, state: Any,
+        rng: np.random.Generator,
+    ) -> tuple[int, Any, bool]:
+        """The searcher's root arm ``key`` (picked before the sample was drawn) among the sample's
+        ``options``; should the sample not offer it, a fresh selection among those it offers."""
+        for i, option in enumerate(options):
+            if option_key(option) == key:
+                return i, key, False
+        return self._select(root, self.seat, options, allowed, state, rng)
 
     def _select(
-        self, node: Node, seat: int, options: Sequence[Any], only: dict[Any, int] | None, state: Any
+        self, node: Node, seat: int, options: Sequence[Any], only: dict[Any, int] | None, state: Any,
+        rng: np.random.Generator,
     ) -> tuple[int, Any, bool]:
         """(option index, its key, whether it is a new arm) for ``seat`` at ``node``: a new arm while
         progressive widening allows one (the prior's choice where no arm is legal yet, else one at
-        random), else UCB1 on the legal arms with availability counts."""
+        random; at the root at most ``width`` arms), else UCB1 on the legal arms with availability
+        counts."""
         arms = node.arms.setdefault(seat, {})
         keys = [option_key(o) for o in options]
         legal = [i for i, k in enumerate(keys) if (only is None or k in only)]
@@ -228,11 +281,14 @@ class ISMCTSStrategy(Strategy):
             arm[AVAIL] += 1
             visits += arm[VISITS]
         untried = [i for i in legal if keys[i] not in arms]
-        if untried and (not tried or len(tried) < math.ceil(self.widen * max(visits, 1.0) ** self.alpha)):
+        room = math.ceil(self.widen * max(visits, 1.0) ** self.alpha)
+        if only is not None and self.width:
+            room = min(room, self.width)
+        if untried and (not tried or len(tried) < room):
             primed = only is not None or not tried  # the root's arms follow the prior's ranking
             index = self._prior_index(seat, options, keys, untried, only, state) if primed else None
             if index is None:
-                index = untried[int(self.rng.integers(len(untried)))]
+                index = untried[int(rng.integers(len(untried)))]
             arms[keys[index]] = [0.0, 0.0, 1.0]
             return index, keys[index], True
         best, best_value = tried[0], -math.inf
@@ -249,16 +305,23 @@ class ISMCTSStrategy(Strategy):
 
     def _start_prior(self, game: Any, view: Any, options: Sequence[Any]) -> None:
         """Make the prior's players for this decision and rank the searcher's options at the root: the
-        prior's choice from the real view and options, then its choice among the rest, up to ``rank``."""
+        prior's choice from the real view and options, then its choice among the rest, up to ``rank``
+        (or ``width``, the larger).  A scripted strategy need not cope with being offered only part of
+        its options: should it fail on the rest, the ranking stops there and later arms come at random."""
         if self._prior_spec is False:  # parsed once per game
             self._prior_spec = prior_spec(game, self.prior)
-        self._prior = self._players(game, self._prior_spec)
+        self._prior = self._players(game, self._prior_spec, self.rng)
         self._root_order = []
         if self._prior is None:
             return
         left = options
-        while len(self._root_order) < min(self.rank, len(options)):
-            key = option_key(self._prior[self.seat].choose(view, left))
+        while len(self._root_order) < min(max(self.rank, self.width), len(options)):
+            try:
+                key = option_key(self._prior[self.seat].choose(view, left))
+            except Exception:  # a scripted strategy need not cope with part of its options: stop ranking
+                if not self._root_order:
+                    raise
+                break
             self._root_order.append(key)
             keep = [i for i, o in enumerate(left) if option_key(o) != key]
             left = left[keep] if isinstance(left, np.ndarray) else [left[i] for i in keep]
@@ -283,33 +346,27 @@ class ISMCTSStrategy(Strategy):
 
     # ----------------------------------------------------------------- playouts
 
-    def _policy(self, game: Any) -> list[Strategy] | None:
-        """The playout strategies by seat (None: uniform random choices), made once per decision."""
-        if self.playout == "random":
-            return None
-        from strategies.registry import parse_spec
-
-        return self._players(game, parse_spec(self.playout, game.name))
-
-    def _players(self, game: Any, spec: Any) -> list[Strategy] | None:
-        """One player of ``spec`` per seat, seeded from the searcher's generator (None for no spec)."""
+    def _players(self, game: Any, spec: Any, rng: np.random.Generator) -> list[Strategy] | None:
+        """One player of ``spec`` per seat, seeded from ``rng`` (None for no spec)."""
         if spec is None:
             return None
         if getattr(spec.cls, "searches", False):
             raise ValueError("a playout policy or prior cannot itself search")
-        seeds = self.rng.integers(0, 2**63, size=game.max_players)
+        seeds = rng.integers(0, 2**63, size=game.max_players)
         return [spec.make(seat, np.random.default_rng(int(s))) for seat, s in enumerate(seeds)]
 
-    def _play_out(self, game: Any, state: Any, policy: list[Strategy] | None) -> Any:
-        """Play ``state`` on for ``depth`` decision points (0: to the end, within the game's cap)."""
+    def _play_out(self, game: Any, state: Any, rng: np.random.Generator) -> Any:
+        """Play ``state`` on for ``depth`` decision points (0: to the end, within the game's cap) with the
+        ``playout`` policy, its players made afresh from the iteration's generator ``rng``."""
+        policy = self._players(game, self._spec, rng)
         limit = self.depth or game.default_max_decisions
         steps = 0
         while steps < limit and not game.is_terminal(state):
             choices = {}
             for seat in game.to_move(state):
                 options = game.legal_options(state, seat)
-                if policy is None or (self.epsilon > 0 and self.rng.random() < self.epsilon):
-                    choices[seat] = options[int(self.rng.integers(len(options)))]
+                if policy is None or (self.epsilon > 0 and rng.random() < self.epsilon):
+                    choices[seat] = options[int(rng.integers(len(options)))]
                 else:
                     player = policy[seat]
                     seen = game.view(state, seat) if player.reads_view else None
@@ -317,6 +374,25 @@ class ISMCTSStrategy(Strategy):
             game.apply(state, choices)
             steps += 1
         return state
+
+
+def paired_gain(arm: Sequence[float], prior: Sequence[float], z: float) -> float | None:
+    """The mean reward gain of ``arm`` over the ``prior``'s arm on the samples both saw (the j-th reward
+    of each came from the same determinization), or None unless it is positive and at least ``z``
+    standard errors of the paired differences (at least two pairs)."""
+    m = min(len(arm), len(prior))
+    if m < 2:
+        return None
+    diffs = np.asarray(arm[:m], dtype=float) - np.asarray(prior[:m], dtype=float)
+    mean, sd = float(diffs.mean()), float(diffs.std(ddof=1))
+    return mean if mean > 0 and mean > z * sd / math.sqrt(m) else None
+
+
+def _parse(text: str, game: str) -> Any:
+    """The strategy spec ``text`` of ``game`` (the playout policy)."""
+    from strategies.registry import parse_spec
+
+    return parse_spec(text, game)
 
 
 def prior_spec(game: Any, text: str) -> Any:
