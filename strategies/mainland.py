@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.games.mainland.evaluate import Evaluation, evaluate, playable_cards
+from sim.games.mainland.evaluate import Evaluation, best_gains, evaluate, playable_cards
 from sim.games.mainland.items import (
     CASTLE,
     GOLD,
@@ -57,17 +57,19 @@ class OnePlyStrategy(Strategy):
         return options[ev.rows[best[int(self.rng.integers(len(best)))]]]
 
     def start_of_turn(self, view: MainlandView, options: np.ndarray) -> Any:
-        kinds = options[:, 0]
-        playable = playable_cards(view)
-        if playable.all():
-            return options[np.flatnonzero(kinds == KEEP)[0]]
-        replace = np.flatnonzero(kinds == REPLACE)
-        if len(replace):
-            dead = [i for i in replace if not playable[options[i, 1]]]
-            return options[dead[0]]
-        if not playable.any() and view.tokens[view.seat] >= 2 and view.discards[view.seat]:
-            return options[np.flatnonzero(kinds == GATHER)[0]]
-        return options[np.flatnonzero(kinds == KEEP)[0]]
+        """Keep, replace the first dead card, or gather (the class docstring); on plain lists, the start
+        options being a handful of rows (numpy calls on arrays this small cost more than the work)."""
+        rows = options[:, :2].tolist()  # (kind, hand_index)
+        kinds = [kind for kind, _ in rows]
+        playable = playable_cards(view).tolist()
+        if all(playable):
+            return options[kinds.index(KEEP)]
+        if REPLACE in kinds:  # the replace rows cover the whole hand (rules._start_options)
+            return options[next(i for i, (kind, index) in enumerate(rows) if kind == REPLACE
+                                and not playable[index])]
+        if not any(playable) and view.tokens[view.seat] >= 2 and view.discards[view.seat]:
+            return options[kinds.index(GATHER)]
+        return options[kinds.index(KEEP)]
 
 
 class GreedyStrategy(OnePlyStrategy):
@@ -77,6 +79,17 @@ class GreedyStrategy(OnePlyStrategy):
     least two tokens and a discard pile, and otherwise keeps its hand; it passes only when nothing fits."""
 
     name = "greedy"
+
+    def choose(self, view: MainlandView, options: Any) -> Any:
+        """``OnePlyStrategy.choose`` with the value and the ties worked out in compiled code
+        (``evaluate.best_gains``): the same candidates, and the same draw among them (a generator asked
+        for one of one draws nothing, so a single candidate is taken without asking)."""
+        if view.phase == START or type(self).value is not GreedyStrategy.value:
+            return super().choose(view, options)
+        best = best_gains(view, options)
+        if not best:
+            return options[np.flatnonzero(options[:, 0] == PASS)[0]]
+        return options[best[int(self.rng.integers(len(best)))] if len(best) > 1 else best[0]]
 
     def value(self, view: MainlandView, ev: Evaluation) -> np.ndarray:
         return ev.scores_after[:, view.seat] - ev.scores_now[view.seat]  # ev.gain[:, seat], one column

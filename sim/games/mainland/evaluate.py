@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from sim.games.mainland import kernels
-from sim.games.mainland.lookahead import evaluate_options
+from sim.games.mainland.lookahead import evaluate_options, greedy_candidates
 from sim.games.mainland.rules import COVER, REQ_PAIRS
 from sim.games.mainland.state import CAMP, PLACE_CAMP, PLACE_CARD
 from sim.games.mainland.view import MainlandView
@@ -59,3 +59,14 @@ def evaluate(view: MainlandView, options: np.ndarray) -> Evaluation:
         view.data.points, PLACE_CARD, PLACE_CAMP,
     )
     return Evaluation(rows, after, own, other, placed, view.scores[:, 0].copy())
+
+
+def best_gains(view: MainlandView, options: np.ndarray) -> list[int]:
+    """The rows of ``options`` that the greedy strategy draws from: the placements with the highest own
+    gain, and among them those that leave the opponents lowest (``lookahead.greedy_candidates``, the same
+    values as ``evaluate`` and ``lookahead.ties`` give); empty when no row places a card."""
+    cards = np.array([view.data.camp_card] if view.phase == CAMP else view.hand, dtype=np.int64)
+    return greedy_candidates(
+        view.items, view.owner, view.n_players, view.seat, cards, view.data.rotations, options,
+        view.data.points, PLACE_CARD, PLACE_CAMP, float(view.scores[view.seat, 0]),
+    ).tolist()

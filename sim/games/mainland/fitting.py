@@ -76,14 +76,19 @@ def layout_masks(hand, h0, h1, rotations, unique_rotation, is_castle_card, cover
                     blocked |= bit
     fit = np.empty((4, n_items), dtype=np.uint64)
     for x in range(n_items):
-        for j in range(4):
-            f = every
-            if not camp:
-                f = ZERO
-                for placed in range(n_items):
-                    if (cover[x] >> np.uint64(placed)) & ONE:
-                        f |= by_item[j, placed]
-            fit[j, x] = f
+        if camp:
+            fit[0, x] = fit[1, x] = fit[2, x] = fit[3, x] = every
+            continue
+        f0 = f1 = f2 = f3 = ZERO
+        bits = np.uint64(cover[x])
+        while bits:  # the items that may lie on x, one set bit each (rule 3)
+            low, placed = _low_bit(bits)
+            bits ^= low
+            f0 |= by_item[0, placed]
+            f1 |= by_item[1, placed]
+            f2 |= by_item[2, placed]
+            f3 |= by_item[3, placed]
+        fit[0, x], fit[1, x], fit[2, x], fit[3, x] = f0, f1, f2, f3
     return fit, castle, advanced, blocked, slack, n_pairs
 
 

@@ -293,18 +293,20 @@ def _window(items, owner, points, n_players, player, table, w, cells, near, hit,
 
 
 @njit(cache=True)
-def _evaluate(items, owner, n_players, player, hand, rotations, options, picked, col, points):
+def _evaluate(items, owner, n_players, player, hand, rotations, options, picked, col, points, full=True):
     """``evaluate_placements`` over the rows ``picked`` of ``options``, whose columns from ``col`` on are
-    ``(hand_index, rotation, row, col)``.  Each window is worked out once (``_window``), each option then
+    ``(hand_index, rotation, row, col)``; with ``full`` false only ``scores_after`` (the items covered
+    and laid come back with no rows).  Each window is worked out once (``_window``), each option then
     adds its card's items in this loop (no call per option: in compiled code a call with array arguments
     costs about as much as the option's own work)."""
     m = picked.shape[0]
     n_items = points.shape[0]
     rows, cols = items.shape
     scores_after = np.empty((m, n_players), dtype=np.float64)
-    covered_own = np.zeros((m, n_items), dtype=np.int64)
-    covered_other = np.zeros((m, n_items), dtype=np.int64)
-    placed = np.zeros((m, n_items), dtype=np.int64)
+    counted = m if full else 0
+    covered_own = np.zeros((counted, n_items), dtype=np.int64)
+    covered_other = np.zeros((counted, n_items), dtype=np.int64)
+    placed = np.zeros((counted, n_items), dtype=np.int64)
     table = _territory_table(items, owner, points, n_players)
     hit = np.full(max(table[6], 1), -1, dtype=np.int64)
     seen = np.full((rows, cols), -1, dtype=np.int64)
@@ -325,13 +327,14 @@ def _evaluate(items, owner, n_players, player, hand, rotations, options, picked,
         layout = rotations[hand[options[o, col]], options[o, col + 1]]
         size, inside, minor = mover[w, 0], mover[w, 1], mover[w, 2]
         for j in range(4):
-            old = items[r + j // 2, c + j % 2]
-            if old != 0:
-                if owner[r + j // 2, c + j % 2] == player:
-                    covered_own[i, old] += 1
-                else:
-                    covered_other[i, old] += 1
-            placed[i, layout[j]] += 1
+            if full:
+                old = items[r + j // 2, c + j % 2]
+                if old != 0:
+                    if owner[r + j // 2, c + j % 2] == player:
+                        covered_own[i, old] += 1
+                    else:
+                        covered_other[i, old] += 1
+                placed[i, layout[j]] += 1
             inside += points[layout[j], 0]
             minor += points[layout[j], 1]
         minors = mover[w, 3] + minor
@@ -357,17 +360,23 @@ def evaluate_placements(items, owner, n_players, player, hand, rotations, option
 
 
 @njit(cache=True)
-def evaluate_options(items, owner, n_players, player, hand, rotations, options, points, kind, camp_kind):
-    """``evaluate_placements`` of the placement rows of option rows ``(kind, hand_index, rotation, row,
-    col)``, those of kind ``kind`` or ``camp_kind``: ``(rows, scores_after, covered_own, covered_other,
-    placed)``, ``rows`` their indices in ``options``."""
+def _rows_of_kind(options, kind, camp_kind):
+    """The indices of the option rows of kind ``kind`` or ``camp_kind`` (the placements), in order."""
     picked = np.empty(options.shape[0], dtype=np.int64)
     m = 0
     for i in range(options.shape[0]):
         if options[i, 0] == kind or options[i, 0] == camp_kind:
             picked[m] = i
             m += 1
-    picked = picked[:m]
+    return picked[:m]
+
+
+@njit(cache=True)
+def evaluate_options(items, owner, n_players, player, hand, rotations, options, points, kind, camp_kind):
+    """``evaluate_placements`` of the placement rows of option rows ``(kind, hand_index, rotation, row,
+    col)``, those of kind ``kind`` or ``camp_kind``: ``(rows, scores_after, covered_own, covered_other,
+    placed)``, ``rows`` their indices in ``options``."""
+    picked = _rows_of_kind(options, kind, camp_kind)
     after, own, other, placed = _evaluate(items, owner, n_players, player, hand, rotations, options, picked,
                                           1, points)
     return picked, after, own, other, placed
@@ -399,3 +408,24 @@ def ties(value, after, seat):
             best[k] = best[j]
             k += 1
     return best[:k]
+
+
+@njit(cache=True)
+def greedy_candidates(items, owner, n_players, player, hand, rotations, options, points, kind, camp_kind,
+                      now):
+    """The greedy strategy's candidates in one call: the indices into ``options`` of the placement rows
+    (``evaluate_options``) whose own gain ``scores_after[:, player] - now`` is the highest, and among them
+    those that leave the opponents lowest (``ties``), in order; empty when no row places a card."""
+    picked = _rows_of_kind(options, kind, camp_kind)
+    m = picked.shape[0]
+    if m == 0:
+        return picked
+    after = _evaluate(items, owner, n_players, player, hand, rotations, options, picked, 1, points, False)[0]
+    value = np.empty(m, dtype=np.float64)
+    for i in range(m):
+        value[i] = after[i, player] - now
+    best = ties(value, after, player)
+    out = np.empty(best.shape[0], dtype=np.int64)
+    for k in range(best.shape[0]):
+        out[k] = picked[best[k]]
+    return out

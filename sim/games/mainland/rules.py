@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from sim.errors import IllegalChoice
-from sim.games.mainland import kernels
+from sim.games.mainland import kernels, packed
 from sim.games.mainland.data import MainlandData
 from sim.games.mainland.items import N_ITEMS, overlay_matrix, requirement_pairs
 from sim.games.mainland.state import (
@@ -98,17 +98,22 @@ def options(state: MainlandState, data: MainlandData, seat: int) -> np.ndarray:
     """The seat's options now, as int16 rows (kind, hand_index, rotation, row, col)."""
     if state.phase == START:
         return _start_options(len(state.hands[seat]) if state.decks[seat] else 0)
-    camp = state.phase == CAMP
-    cards = np.array([data.camp_card] if camp else state.hands[seat], dtype=np.int64)
-    rows = kernels.placement_options(
-        state.items, state.owner, state.counts, seat, cards, data.rotations, data.unique_rotation,
-        data.is_castle_card, COVER, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
-        bool(state.rules["card_meets_own_requirements"]), PLACE_CAMP if camp else PLACE_CARD,
-        -1 if camp else PASS,
-    )
-    if not camp:
-        state.placeable = (state.applied, seat, len(rows) - 1)
+    if state.phase == CAMP:
+        return packed.options_rows(state.items, state.owner, state.counts, seat,
+                                   np.array([data.camp_card], dtype=np.int64), spec_of(state, data), True)
+    rows = packed.options_rows(state.items, state.owner, state.counts, seat,
+                               np.array(state.hands[seat], dtype=np.int64), spec_of(state, data), False)
+    state.placeable = (state.applied, seat, len(rows) - 1)
     return rows
+
+
+def spec_of(state: MainlandState, data: MainlandData) -> np.ndarray:
+    """The state's ``packed.spec`` (made on first use: the data and rule switches of a game never
+    change)."""
+    spec = state.spec
+    if spec is None:
+        spec = state.spec = packed.spec(data, COVER, REQ_PAIRS, ALLOWED, state.rules)
+    return spec
 
 
 def _illegal(state: MainlandState, seat: int, option: np.ndarray, why: str) -> IllegalChoice:
@@ -120,7 +125,7 @@ def apply(state: MainlandState, data: MainlandData, seat: int, option: np.ndarra
     """Apply one option for the seat to move, validating it against the rules."""
     if seat != state.current or state.phase == OVER:
         raise _illegal(state, seat, option, f"it is seat {state.current}'s turn")
-    kind, index, rot, r, c = option[:5].tolist()
+    kind, index, rot, r, c = option.tolist()[:5]
     placeable = state.placeable
     state.applied += 1
     hand = state.hands[seat]
@@ -173,15 +178,12 @@ def options_placements_exist(state: MainlandState, data: MainlandData, seat: int
 
 def _place(state: MainlandState, data: MainlandData, seat: int, option: np.ndarray, card: int, rot: int,
            r: int, c: int, camp: bool) -> None:
-    if not (0 <= rot < 4 and data.unique_rotation[card, rot]):
+    why, scores = packed.place_checked(state.items, state.owner, state.counts, seat, card, rot, r, c,
+                                       spec_of(state, data), camp)
+    if why == packed.BAD_ROTATION:
         first = [k for k in range(4) if data.unique_rotation[card, k]]
         why = f"rotation {rot} is not one of the card's distinct rotations {first}"
         raise _illegal(state, seat, option, why)
-    why, scores = kernels.checked_place(
-        state.items, state.owner, state.counts, seat, data.rotations[card, rot], data.is_castle_card[card],
-        r, c, ALLOWED, REQ_PAIRS, bool(state.rules["castle_needs_overlap"]), camp,
-        bool(state.rules["card_meets_own_requirements"]), state.n_players, data.points,
-    )
     if why:
         raise _illegal(state, seat, option, kernels.REASONS[why])
     set_scores(state, scores)

@@ -48,6 +48,9 @@ class MainlandState:
     #: ``(applied, seat, legal placements)`` from the last ``rules.options`` call: lets a pass
     #: right after it be classed forced or voluntary without enumerating the placements again
     placeable: tuple[int, int, int] | None = None
+    #: the component data and rule switches packed for the compiled calls (``packed.spec``, made once by
+    #: ``rules``; read-only, shared by copies)
+    spec: np.ndarray | None = field(default=None, repr=False, compare=False)
     #: read-only mapping over ``rules`` handed to strategies (made once, see ``public_rules``)
     rules_proxy: MappingProxyType | None = None
     #: the component data, set by ``Game.new_state`` (``sim.game.GameBase``): read-only, shared by copies,
