@@ -25,8 +25,20 @@ protocol alone:
   strategy, its plug-in's first (``best_strategy``; none for a game without strategies);
   ``prior=none`` turns it off (every arm drawn at random); any other value is a strategy spec of the
   game.  The prior's players are made afresh for each decision, from the searcher's generator.
-* **Playouts**: ``depth`` decision points (0: to the end) of the ``playout`` policy (``random``, or any
-  strategy spec of the game, e.g. ``greedy``), each choice made at random instead with probability
+* **Paired root comparisons.**  The searcher's root arm is picked before the sample is drawn, and the
+  j-th visit of every root arm draws the same determinization and chance (its generator is the j-th of
+  the decision's seeds: common random numbers), so two root arms are compared on the same samples.
+  ``keep`` (0: off) plays the prior's choice unless another arm's mean reward beats it by at least
+  ``keep`` standard errors of the paired differences (``paired_gain``): the search leaves the scripted
+  move only where the samples show a gain, not on noise.  ``width`` (0: no cap) caps the root's arms at
+  the prior's first ``width`` choices (its ranking, as with ``rank``).
+* **The tree's depth** (``tree``, 0: no cap): ``tree=1`` keeps the root only, so every iteration plays
+  the searcher's arm and then the playout policy for everyone (a determinized rollout of the policy, one
+  step of policy improvement on it: Tesauro and Galperin 1996), the cheapest strong search where the
+  opponents are the playout policy.
+* **Playouts**: ``depth`` decision points (0: to the end) of the ``playout`` policy (empty, the
+  default: the game's best scripted strategy, as for the prior; ``random``; or any strategy spec of the
+  game), its players made afresh for each iteration, each choice made at random instead with probability
   ``epsilon`` (epsilon-greedy), then ``sim.search.rewards`` of the state reached (the result at the
   end; the game's ``evaluate``, or its scores by rank, before it).
 
@@ -40,7 +52,14 @@ The tree keys a node's children by the joint choice that led to them, opponents'
 opponent's choice the searcher cannot see (a secret assignment) is told apart below the root although
 the searcher could not tell it apart, the known approximation of single-observer ISMCTS (the
 multiple-observer variant removes it).  The choice made at the root, the only one played, is the
-most visited arm among the searcher's real options.
+most visited arm among the searcher's real options (with ``keep``, the prior's unless it is beaten).
+
+**The defaults** (40 iterations, ``tree=1``, ``width=4``, ``keep=1``, playouts of the best scripted
+strategy to the end, ``reward=score``) are the strongest measured against the games' best scripted
+players (the README's "Search strategies" has the figures): with those players as opponents a rollout of
+their own policy predicts what they will do, and the paired comparison keeps the scripted move unless a
+better one shows.  ``tree=0:width=0:keep=0:playout=random:depth=30:reward=win:iterations=100`` is the
+classic open-tree ISMCTS of earlier versions.
 """
 
 from __future__ import annotations
@@ -71,29 +90,31 @@ class Node:
 
 class ISMCTSStrategy(Strategy):
     """Searches ahead by information-set Monte Carlo tree search: every iteration samples what its seat
-    cannot see, follows one shared tree of options and plays on to a playout, and the option visited most
-    is played. Each seat in the tree picks by its own reward, seats that choose at the same time in secret
-    keep separate counts, and long option lists are widened gradually. It plays every game that can sample
-    its hidden information (one that declares determinize)."""
+    cannot see, tries one of the best scripted strategy's four favourite moves and plays the game on to
+    the end with that strategy in every seat; it plays the scripted move unless another one scores better
+    on the same samples by a clear margin. With tree=0 it grows a full search tree in which each seat picks
+    by its own reward, seats that choose at the same time in secret keep separate counts, and long option
+    lists are widened gradually. It plays every game that can sample its hidden information (one that
+    declares determinize)."""
 
     name = "ismcts"
     games = ("*",)
     searches = True
     params = {
-        "iterations": (int, 100),
+        "iterations": (int, 40),
         "c": (float, 0.7),
-        "playout": (str, "random"),
-        "depth": (int, 30),
-        "reward": (str, "win"),
+        "playout": (str, ""),  # empty: the game's best scripted strategy; random
+        "depth": (int, 0),
+        "reward": (str, "score"),
         "widen": (float, 2.0),
         "alpha": (float, 0.5),
         "ms": (float, 0.0),
         "prior": (str, ""),  # first arm at a node: empty = the game's best scripted strategy, none = off
         "epsilon": (float, 0.0),  # chance that a playout choice is made at random instead
         "rank": (int, 1),  # root arms in the prior's order (its choice, then its choice of the rest, ...)
-        "width": (int, 0),  # most arms at the root (0: no cap); with a prior, its first `width` choices
-        "tree": (int, 0),  # most decision points the tree keeps (0: no cap; 1: the root only)
-        "keep": (float, 0.0),  # play the prior's choice unless beaten by `keep` paired standard errors
+        "width": (int, 4),  # most arms at the root (0: no cap); with a prior, its first `width` choices
+        "tree": (int, 1),  # most decision points the tree keeps (0: no cap; 1: the root only)
+        "keep": (float, 1.0),  # play the prior's choice unless beaten by `keep` paired standard errors
     }
     time_budget = "ms"
     iterations: int
@@ -163,7 +184,7 @@ class ISMCTSStrategy(Strategy):
         game = self.context.game
         root = Node()
         allowed = {option_key(o): i for i, o in enumerate(options)}
-        self._spec = None if self.playout == "random" else _parse(self.playout, game.name)
+        self._spec = playout_spec(game, self.playout)
         self._start_prior(game, view, options)
         self._seeds: list[int] = []
         self._paired: dict[Any, list[float]] = {}
@@ -388,11 +409,12 @@ def paired_gain(arm: Sequence[float], prior: Sequence[float], z: float) -> float
     return mean if mean > 0 and mean > z * sd / math.sqrt(m) else None
 
 
-def _parse(text: str, game: str) -> Any:
-    """The strategy spec ``text`` of ``game`` (the playout policy)."""
-    from strategies.registry import parse_spec
-
-    return parse_spec(text, game)
+def playout_spec(game: Any, text: str) -> Any:
+    """The playout policy's strategy spec for ``game`` (None: uniform random choices): ``text`` parsed,
+    or for an empty ``text`` the game's best scripted strategy (random for a game without one)."""
+    if text == "random":
+        return None
+    return prior_spec(game, text)
 
 
 def prior_spec(game: Any, text: str) -> Any:

@@ -90,14 +90,15 @@ def check_information_only(game: Any, determinize: Any, cases: Cases) -> None:
 
 
 def search_picks(game: Any, states: Sequence[Any], seat: int) -> list[Any]:
-    """Issue 19: what ``ismcts`` (20 iterations, one generator seed) picks in each of ``states`` for
-    ``seat``, given samples of that seat's information only; each pick is checked to be legal."""
+    """Issue 19: what ``ismcts`` (20 iterations, playouts cut after 8 decision points, one generator seed)
+    picks in each of ``states`` for ``seat``, given samples of that seat's information only; each pick is
+    checked to be legal."""
     from sim.search import SearchContext
     from strategies.ismcts import ISMCTSStrategy
 
     picks = []
     for truth in states:
-        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
+        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20", depth="8")
         player.attach(SearchContext(game, seat, truth))
         options = game.legal_options(truth, seat)
         pick = player.choose(game.view(truth, seat), options)

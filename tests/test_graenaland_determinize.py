@@ -205,7 +205,7 @@ def test_ismcts_searches_a_sample() -> None:
     picks = []
     truths = [state] + [t for t in [_swap_hidden(state, seat)] if t is not None]
     for truth in truths:
-        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20")
+        player = ISMCTSStrategy(seat, np.random.default_rng(4), iterations="20", depth="8")
         player.attach(SearchContext(game, seat, truth))
         options = game.legal_options(truth, seat)
         pick = player.choose(game.view(truth, seat), options)

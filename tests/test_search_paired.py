@@ -77,21 +77,22 @@ def test_width_caps_the_roots_arms_at_the_priors_first_choices() -> None:
 
 
 def test_tree_one_keeps_the_root_only() -> None:
+    """The default (``tree=1``): no node below the root; ``tree=0`` grows the tree."""
     player = _player(iterations="40", tree="1")
     _choose(player)
     assert player.last_root.children == {}
-    deep = _player(iterations="40")
+    deep = _player(iterations="40", tree="0")
     _choose(deep)
     assert deep.last_root.children  # without the cap the tree grows below the root
 
 
 def test_keep_plays_the_priors_choice_unless_it_is_beaten() -> None:
     """The lowest card (the recorder prior) loses the round; with ``keep`` at an unreachable margin the
-    prior's choice is played anyway, and with a reachable one the search leaves it."""
+    prior's choice is played anyway, and with a reachable one the search leaves it (rewarded by wins)."""
     lowest = min(_state_after_one_round().hands[0])
     kept = {_choose(_player(seed, iterations="60", prior="tests.toy_game:Recorder", keep="1e9"))
             for seed in range(4)}
     assert kept == {lowest}
-    left = [_choose(_player(seed, iterations="60", prior="tests.toy_game:Recorder", keep="1"))
+    left = [_choose(_player(seed, iterations="60", prior="tests.toy_game:Recorder", keep="1", reward="win"))
             for seed in range(4)]
     assert any(card != lowest for card in left)
