@@ -44,12 +44,13 @@ def reference(items, owner, counts, seat, cards, castle_needs_overlap, camp, car
 
 
 def decisions(n_players: int, seed: int, switches: dict):
+    """(state, seat to move, its options) at every decision of a seeded random game."""
     state = GAME.new_state(n_players, switches, DATA, seed)
     pick = np.random.default_rng(seed)
     while not GAME.is_terminal(state):
         seat = GAME.to_move(state)[0]
         options = GAME.legal_options(state, seat)
-        yield state, seat
+        yield state, seat, options
         GAME.apply(state, {seat: options[int(pick.integers(len(options)))]})
 
 
@@ -60,7 +61,7 @@ def test_placements_are_the_checked_ones_in_order(castle_needs_overlap: bool, ca
     switches = {"castle_needs_overlap": castle_needs_overlap, "card_meets_own_requirements": card_meets_own}
     checked = dead = 0
     for n_players, seed in ((3, 7), (4, 8)):
-        for k, (state, seat) in enumerate(decisions(n_players, seed, switches)):
+        for k, (state, seat, _) in enumerate(decisions(n_players, seed, switches)):
             if state.phase not in (CAMP, START, PLACE) or k % 3:
                 continue
             camp = state.phase == CAMP
@@ -81,7 +82,7 @@ def test_placements_are_the_checked_ones_in_order(castle_needs_overlap: bool, ca
 
 def test_more_than_sixteen_cards_take_several_passes() -> None:
     """The layouts go 16 cards at a time (64 bits): a hand of 40 cards lists as the reference does."""
-    state = next(s for i, (s, _) in enumerate(decisions(4, 3, {})) if i == 60)
+    state = next(s for i, (s, _, _) in enumerate(decisions(4, 3, {})) if i == 60)
     cards = np.random.default_rng(1).integers(0, len(DATA.rotations), 40)
     seat = state.current
     args = (state.items, state.owner, state.counts, seat, cards, DATA.rotations, DATA.unique_rotation,

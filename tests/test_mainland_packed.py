@@ -17,20 +17,11 @@ from sim.games.mainland.evaluate import best_gains, evaluate
 from sim.games.mainland.game import GAME
 from sim.games.mainland.lookahead import ties
 from sim.games.mainland.state import CAMP, PASS, PLACE, PLACE_CAMP, PLACE_CARD
+from tests.test_mainland_fitting import decisions
 
 DATA = GAME.load_data(None)
 SWITCHES = [{"castle_needs_overlap": a, "card_meets_own_requirements": b} for a in (True, False)
             for b in (False, True)]
-
-
-def decisions(n_players: int, seed: int, switches: dict):
-    state = GAME.new_state(n_players, switches, DATA, seed)
-    pick = np.random.default_rng(seed)
-    while not GAME.is_terminal(state):
-        seat = GAME.to_move(state)[0]
-        options = GAME.legal_options(state, seat)
-        yield state, seat, options
-        GAME.apply(state, {seat: options[int(pick.integers(len(options)))]})
 
 
 def test_unpack_gives_the_data_back() -> None:
