@@ -462,7 +462,7 @@ def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:
 
 TUNED = "confirmed objective: "
 MARGIN = "margin: "
-OVERTURN = ("could overturn", "cannot overturn")
+OVERTURN = ("could overturn", "cannot overturn", "cannot tell")
 
 
 def small(x: float | None) -> str:
@@ -519,14 +519,29 @@ def overturn_words(margin: Finding, effects: list[Finding]) -> str:
     """Which screened values could overturn a seat verdict, each with its effect and 95% interval:
     ``could be overturned by rounds (Morris mu* 0.063, 95% interval 0.045-0.087)``."""
     flagged = [f for f in effects if f.test == OVERTURN[0]]
+    untold = [f for f in effects if f.test == OVERTURN[2]]
     if not flagged:
-        return f"is overturned by none of the {len(effects)} values screened (no effect interval reaches it)"
-    named = [
+        text = f"is overturned by none of the {len(effects)} values screened"
+        text += " (no effect interval reaches it)" if not untold else ""
+    else:
+        named = and_words(_effects(flagged))
+        text = f"could be overturned by {len(flagged)} of {len(effects)} values screened: {named}"
+    if untold:
+        shown = _effects(untold[:4]) + ([f"{len(untold) - 4} more"] if len(untold) > 4 else [])
+        text += (
+            f"; {len(untold)} more {'reaches' if len(untold) == 1 else 'reach'} it but"
+            f" {'is' if len(untold) == 1 else 'are'} not told apart from noise, so the screen cannot tell"
+            f" whether {'it' if len(untold) == 1 else 'they'} could: {and_words(shown)}"
+        )
+    return text
+
+
+def _effects(found: list[Finding]) -> list[str]:
+    return [
         f"{f.groups.get('value')} ({f.metric.split(':')[0]} {small(f.estimate)}, 95% interval "
         f"{small(f.low)}-{small(f.high)})"
-        for f in flagged
+        for f in found
     ]
-    return f"could be overturned by {len(flagged)} of {len(effects)} values screened: {and_words(named)}"
 
 
 def screens(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:

@@ -122,16 +122,28 @@ def _doc(folder: Path) -> dict:
 def test_a_toy_screen_ranks_the_value_that_moves_the_seat_verdict_first(
     tmp_path: Path, registered: str
 ) -> None:
-    """Rounds (the hand size, toy_game.py) changes who wins and how long a game is; a bonus of 0 to 1 point
-    on a round won by a card of 1 to 12 almost never changes the winner and never the length."""
+    """Rounds (the hand size, toy_game.py) is how long a game is and reshuffles who wins; a bonus of 0 to 1
+    point on a round won by a card of 1 to 12 almost never changes the winner and never the length.  Against
+    the no-effect dummy (each trajectory's first point on fresh seeds) rounds is told apart on the length,
+    where its effect is planted, and not on the seat verdict, where 40 games a point cannot tell its effect
+    from the noise of a reshuffle: it can then only be a value the screen cannot tell, never one that could
+    overturn the verdict."""
     doc = run_sensitivity(parse(TOY, "toy"), tmp_path / "s", progress=False)
     seat = doc["effects"]["seat verdict"]
     assert [r["value"] for r in seat] == ["rounds", "bonus"]
     assert seat[0]["mu_star_low"] > seat[1]["mu_star_high"]
     length = {r["value"]: r for r in doc["effects"]["game length"]}
     assert length["bonus"]["mu_star"] == 0.0 and length["rounds"]["mu_star"] > 2
-    assert doc["games_spent"] <= 1000 and doc["trajectories"] == 8
-    assert "rounds" in doc["could_overturn"]["seat verdict"]
+    assert doc["games_spent"] <= 1000 and doc["trajectories"] == 6
+    told = {m: {r["value"]: r["told_apart"] for r in rows} for m, rows in doc["effects"].items()}
+    assert told["game length"] == {"rounds": True, "bonus": False}
+    assert doc["noise"]["game length"]["mu_star"] == 0.0  # fresh seeds change no game's length
+    assert doc["noise"]["seat verdict"]["mu_star"] > 0.0  # but do change who wins
+    band = doc["noise"]["seat verdict"]
+    assert band["family"] == 2 and band["correction"] == "holm"
+    seat_told = told["seat verdict"]
+    assert doc["could_overturn"]["seat verdict"] == [v for v in ("rounds", "bonus") if seat_told[v]]
+    assert set(doc["cannot_tell"]["seat verdict"]) == {v for v in ("rounds", "bonus") if not seat_told[v]}
     assert (tmp_path / "s" / "sensitivity.html").read_text().count("<img") == 1
 
 
@@ -195,7 +207,7 @@ strategies = ["greedy"]
         (('strategies = ["greedy"]', 'strategies = ["nobody"]'), "nobody"),
         (("players = 2", "players = 9"), "2 to 4 players, not 9"),
         (('["greedy"]', '["greedy"]\n[[values]]\npath = "board.9"'), "values[0].path 'board.9'"),
-        (("budget = 400", "budget = 30"), "pays for 1 Morris trajectories over 1 values"),
+        (("budget = 400", "budget = 30"), "pays for 0 Morris trajectories over 1 values"),
     ],
 )
 def test_bad_files_give_one_line_and_exit_2(

@@ -1,7 +1,9 @@
 """Running a sensitivity screen: the values' extremes checked against the game, the design (Morris
 trajectories or Sobol samples on the grid), every distinct point's data file and games on COMMON seeds
 (game g of every point is dealt from the same seed: ``analysis.tune.play``), the measures, the effects;
-resumable from the folder's state file (``analysis.tune.state``)."""
+resumable from the folder's state file (``analysis.tune.state``).  A Morris screen also replays each
+trajectory's first point on fresh seeds, the no-effect dummy of ``analysis.sensitivity.noise``; those games
+are kept under the negative point ``-1 - trajectory``."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.sensitivity import morris
+from analysis.sensitivity import morris, noise
 from analysis.sensitivity.measures import Measure, measures_of, point_values
 from analysis.sensitivity.spec import Sensitivity
 from analysis.sensitivity.values import level_option
@@ -62,7 +64,8 @@ def check_extremes(spec: Sensitivity, game: Any) -> Sensitivity:
 
 @dataclass
 class Layout:
-    """The design: per design point its candidate (distinct option choices are played once)."""
+    """The design: per design point its candidate (distinct option choices are played once); Morris: per
+    trajectory the candidate of its first point, replayed on fresh seeds for the noise dummy."""
 
     method: str
     points: list[tuple[int, ...]]
@@ -70,17 +73,18 @@ class Layout:
     choices: list[tuple[int, ...]]
     size: int  # Morris: trajectories; Sobol: base samples n
     morris: morris.Design | None = None
+    replicates: list[int] = field(default_factory=list)
 
 
 def size_for(spec: Sensitivity, budget: int, per_point: int) -> int:
     """Morris trajectories or Sobol base samples (a power of 2) that the budget pays for, the packaged
-    point's games first."""
+    point's games first (a Morris trajectory costs k + 2 points: its k + 1 and the noise replicate)."""
     k = len(spec.parameters)
     left = budget - per_point
     if spec.method == "morris":
-        r = left // (per_point * (k + 1)) if left > 0 else 0
+        r = left // (per_point * (k + 2)) if left > 0 else 0
         if r < MIN_TRAJECTORIES:
-            need = per_point * (1 + MIN_TRAJECTORIES * (k + 1))
+            need = per_point * (1 + MIN_TRAJECTORIES * (k + 2))
             raise SkaldError(
                 f"a budget of {budget:,} games pays for {max(r, 0)} Morris trajectories over {k} values "
                 f"at {per_point} games a point (at least {need:,} for {MIN_TRAJECTORIES};"
@@ -121,7 +125,9 @@ def layout(spec: Sensitivity, budget: int, per_point: int) -> Layout:
             index[choice] = len(choices)
             choices.append(choice)
         candidate_of.append(index[choice])
-    return Layout(spec.method, points, candidate_of, choices, size, plan)
+    step = len(spec.parameters) + 1
+    replicates = candidate_of[::step] if plan is not None else []
+    return Layout(spec.method, points, candidate_of, choices, size, plan, replicates)
 
 
 @dataclass
@@ -136,6 +142,7 @@ class Screen:
     state: State
     measures: list[Measure] = field(default_factory=list)
     values: dict[int, np.ndarray] = field(default_factory=dict)  # candidate -> one value per measure
+    replicated: dict[int, np.ndarray] = field(default_factory=dict)  # trajectory -> its replicate's values
 
 
 def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
@@ -167,18 +174,32 @@ def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
     return Screen(spec, budget, runs, plan, candidates, state)
 
 
+def replicate_key(trajectory: int) -> int:
+    """The point under which a trajectory's noise replicate keeps its games (negative: no candidate)."""
+    return -1 - trajectory
+
+
+def points_to_play(screen: Screen) -> list[tuple[int, Candidate, int]]:
+    """(point key, candidate, seed) of every valid candidate on the screen's seed (common to all points),
+    then every trajectory's replicate of its first point on its fresh seed (Morris)."""
+    spec, cands = screen.spec, screen.candidates
+    out = [(c.index, c, spec.seed) for c in cands if c.invalid is None]
+    for t, c in enumerate(screen.layout.replicates):
+        if cands[c].invalid is None:
+            out.append((replicate_key(t), cands[c], noise.replicate_seed(spec.seed, t)))
+    return out
+
+
 def play(screen: Screen, jobs: int, show: Callable[[int], None]) -> None:
-    """Every valid candidate's missing games, run by run, on the screen's seed (common to all points)."""
+    """Every point's missing games, run by run (``points_to_play``)."""
     spec, state = screen.spec, screen.state
     tasks = []
-    for cand in screen.candidates:
-        if cand.invalid is not None:
-            continue
+    for key, cand, seed in points_to_play(screen):
         for r, run in enumerate(screen.runs):
-            done = state.played((cand.index, r))
+            done = state.played((key, r))
             if done < spec.games:
-                plan = plan_for(spec, cand, run, spec.seed)  # type: ignore[arg-type]
-                tasks.extend(chunks((cand.index, r), plan, done, spec.games))
+                plan = plan_for(spec, cand, run, seed)  # type: ignore[arg-type]
+                tasks.extend(chunks((key, r), plan, done, spec.games))
 
     def done(task: Any, rows: np.ndarray) -> None:
         state.add(task.key, task.start, rows)
@@ -204,8 +225,7 @@ def run_sensitivity(
 
     budget = budget if budget is not None else spec.budget
     screen = prepare(spec, out, budget, resume)
-    valid = sum(c.invalid is None for c in screen.candidates)
-    total = valid * len(screen.runs) * spec.games
+    total = len(points_to_play(screen)) * len(screen.runs) * spec.games
     try:
         with progress_bar(total, enabled=progress, label=f"sensitivity {spec.name}") as show:
             show(screen.state.spent())
@@ -220,4 +240,7 @@ def run_sensitivity(
     for cand in screen.candidates:
         if cand.invalid is None:
             screen.values[cand.index] = point_values(screen, cand.index)
+    for t, c in enumerate(screen.layout.replicates):
+        if screen.candidates[c].invalid is None:
+            screen.replicated[t] = point_values(screen, replicate_key(t))
     return outputs.write(screen, out)

@@ -1,8 +1,11 @@
 """A screen's outputs in its folder, each written through a temporary name:
 
 * ``sensitivity.json``: every value and its options, every point (its options, data file, measures), the
-  effects per measure ranked with intervals, and per seat verdict the values that could overturn it (their
-  effect interval reaches the verdict's margin: the seat gap, or chi-square, at the packaged values);
+  effects per measure ranked with intervals, the no-effect dummy's band per measure (Morris:
+  ``analysis.sensitivity.noise``), and per seat verdict the values that could overturn it (their effect
+  interval reaches the verdict's margin, the seat gap or chi-square at the packaged values, and they are
+  told apart from noise) and those that cannot be told (their interval reaches it, but they are not told
+  apart from noise at the screen's size);
 * ``sensitivity.html``: the report section (``analysis.sensitivity.report``).
 
 Nothing in them depends on the time, the folder or ``--jobs``: the same file and seed give the same bytes.
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from analysis.sensitivity import morris, sobol
+from analysis.sensitivity import morris, noise, sobol
 from analysis.tune import params as P
 from analysis.tune.engine import derived_seed
 from sim.manifest import write_text_atomic
@@ -45,15 +48,30 @@ def _y(screen: Screen, candidates: list[int], m: int) -> np.ndarray:
     return np.asarray([screen.values[c][m] if c in screen.values else np.nan for c in candidates])
 
 
-def morris_effects(screen: Screen) -> dict[str, list[dict[str, Any]]]:
+def morris_effects(screen: Screen) -> tuple[dict[str, list[dict[str, Any]]], dict[str, dict[str, Any]]]:
+    """Per measure the values' effects ranked (each with its test against the dummy), and the dummy's."""
     plan, k = screen.layout.morris, len(screen.spec.parameters)
     assert plan is not None
-    out = {}
+    out, bands = {}, {}
     for m, measure in enumerate(screen.measures):
         y = _y(screen, screen.layout.candidate_of, m).reshape(len(plan.points), k + 1)
         ee = morris.effects(plan, y, k)
         rng = np.random.default_rng(derived_seed(screen.spec.seed, 23))
         s = morris.summarise(ee, rng)
+        again = [screen.replicated[t][m] if t in screen.replicated else np.nan for t in range(len(y))]
+        dummy = noise.dummy_effects(y[:, 0], np.asarray(again), plan.delta)
+        band = morris.summarise(dummy[:, None], np.random.default_rng(derived_seed(screen.spec.seed, 25)))
+        tests = noise.told_apart(ee, dummy)
+        bands[measure.name] = {
+            "mu_star": _num(band.mu_star[0]),
+            "mu_star_low": _num(band.mu_star_low[0]),
+            "mu_star_high": _num(band.mu_star_high[0]),
+            "effects": int(band.counted[0]),
+            "test": "one-sided Wilcoxon signed-rank of |value effect| - |dummy effect| over trajectories",
+            "correction": noise.CORRECTION,
+            "family": k,
+            "alpha": noise.ALPHA,
+        }
         rows = [
             {
                 "value": p.name,
@@ -65,11 +83,14 @@ def morris_effects(screen: Screen) -> dict[str, list[dict[str, Any]]]:
                 "sigma_low": _num(s.sigma_low[i]),
                 "sigma_high": _num(s.sigma_high[i]),
                 "effects": int(s.counted[i]),
+                "noise_p": float(tests.p[i]),
+                "noise_p_holm": float(tests.p_adjusted[i]),
+                "told_apart": bool(tests.told_apart[i]),
             }
             for i, p in enumerate(screen.spec.parameters)
         ]
         out[measure.name] = _ranked(rows, "mu_star", "mu_star_high")
-    return out
+    return out, bands
 
 
 def _ranked(rows: list[dict[str, Any]], key: str, reach: str) -> list[dict[str, Any]]:
@@ -121,18 +142,18 @@ def sobol_effects(screen: Screen) -> dict[str, list[dict[str, Any]]]:
 
 def document(screen: Screen) -> dict[str, Any]:
     spec, lay = screen.spec, screen.layout
-    effects = morris_effects(screen) if lay.method == "morris" else sobol_effects(screen)
+    effects, bands = morris_effects(screen) if lay.method == "morris" else (sobol_effects(screen), {})
     base = screen.values.get(0)
-    measures, hinges = [], {}
+    measures, hinges, untold = [], {}, {}
     for m, measure in enumerate(screen.measures):
         margin = None if base is None else abs(float(base[m]))
         measures.append(
             {"name": measure.name, "words": measure.words, "seat": measure.seat, "packaged": margin}
         )
         if measure.seat and margin is not None:
-            hinges[measure.name] = [
-                r["value"] for r in effects[measure.name] if r["reach"] is not None and r["reach"] >= margin
-            ]
+            reach = [r for r in effects[measure.name] if r["reach"] is not None and r["reach"] >= margin]
+            hinges[measure.name] = [r["value"] for r in reach if r.get("told_apart", True)]
+            untold[measure.name] = [r["value"] for r in reach if not r.get("told_apart", True)]
     points = []
     for cand in screen.candidates:
         values = (
@@ -176,7 +197,9 @@ def document(screen: Screen) -> dict[str, Any]:
         "not_varied": spec.not_varied,
         "measures": measures,
         "effects": effects,
+        "noise": bands,
         "could_overturn": hinges,
+        "cannot_tell": untold,
         "design": [
             lay.candidate_of[t * (len(spec.parameters) + 1) : (t + 1) * (len(spec.parameters) + 1)]
             for t in range(lay.size)

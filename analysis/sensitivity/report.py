@@ -3,8 +3,10 @@
 adds for a folder holding a screen (``analysis.report``).
 
 The section: per measure, the values ranked by mu* (Morris) or total index (Sobol) with 95% intervals,
-a chart of the first seat verdict's ranking against its margin, and the values that could overturn each
-seat verdict (their effect interval reaches the verdict's margin).
+a chart of the first seat verdict's ranking against its margin and the no-effect dummy's band, and per
+seat verdict the values that could overturn it (their effect interval reaches the verdict's margin and they
+are told apart from noise) and those the screen cannot tell (their interval reaches it, but not apart from
+noise).
 """
 
 from __future__ import annotations
@@ -48,8 +50,13 @@ def _chart(doc: dict[str, Any]) -> Chart:
         low = [max(0.0, e - (r["mu_star_low"] or e)) for e, r in zip(est, rows, strict=True)]
         high = [max(0.0, (r["mu_star_high"] or e) - e) for e, r in zip(est, rows, strict=True)]
         ax.errorbar(est, ys, xerr=[low, high], fmt="none", color="black", capsize=2)
+    band = doc.get("noise", {}).get(lead["name"])
+    if band and band["mu_star_high"] is not None:
+        ax.axvspan(band["mu_star_low"] or 0.0, band["mu_star_high"], color="tab:gray", alpha=0.25,
+                   label="a no-effect dummy's mu* (95% interval)")  # fmt: skip
     if lead["packaged"] is not None and lead["seat"]:
         ax.axvline(lead["packaged"], color="tab:red", ls="--", label="the verdict's margin (packaged values)")
+    if band or lead["seat"]:
         ax.legend(fontsize=8)
     ax.set_yticks(ys, [r["value"] for r in rows], fontsize=7)
     ax.set_xlabel(
@@ -62,7 +69,8 @@ def _chart(doc: dict[str, Any]) -> Chart:
 def _effects_table(doc: dict[str, Any], measure: dict[str, Any]) -> Table:
     rows = doc["effects"][measure["name"]]
     if doc["method"] == "morris":
-        headers = ["rank", "value", "mu* (95% interval)", "mu", "sigma (95% interval)", "effects"]
+        headers = ["rank", "value", "mu* (95% interval)", "mu", "sigma (95% interval)", "effects",
+                   "apart from noise (Holm p)"]  # fmt: skip
         cells = [
             [
                 str(r["rank"]),
@@ -71,9 +79,14 @@ def _effects_table(doc: dict[str, Any], measure: dict[str, Any]) -> Table:
                 _f(r["mu"]),
                 _span(r, "sigma"),
                 str(r["effects"]),
+                _apart(r),
             ]
             for r in rows
         ]
+        band = doc.get("noise", {}).get(measure["name"])
+        if band:
+            dummy = ["-", "(no-effect dummy)", _span(band, "mu_star"), "-", "-", str(band["effects"]), "-"]
+            cells.append(dummy)
     else:
         headers = ["rank", "value", "total index (95%)", "first-order index (95%)", "main-effect range"]
         cells = [
@@ -90,18 +103,42 @@ def _effects_table(doc: dict[str, Any], measure: dict[str, Any]) -> Table:
     return Table(f"{measure['name']}: {measure['words']}{at}", headers, cells)
 
 
+def _apart(row: dict[str, Any]) -> str:
+    if "told_apart" not in row:
+        return "-"
+    return f"{'yes' if row['told_apart'] else 'no'} ({row['noise_p_holm']:.2g})"
+
+
+def _some(values: list[str]) -> str:
+    return ", ".join(values[:6]) + (f" and {len(values) - 6} more" if len(values) > 6 else "")
+
+
 def reading(doc: dict[str, Any]) -> str:
-    """One sentence: the top value of the lead measure, and what could overturn the seat verdicts."""
+    """One sentence: the top value of the lead measure, what could overturn the seat verdicts, what the
+    screen cannot tell apart from noise, and the smallest effect it could detect."""
     lead = _lead(doc)
     top = doc["effects"][lead["name"]][0]
+    band = doc.get("noise", {}).get(lead["name"])
+    apart = "" if band is None or top.get("told_apart") else " (not told apart from noise)"
     words = [
         f"{len(doc['values'])} values, {doc['games_spent']:,} games ({doc['method']}):"
-        f" the {lead['name']} hinges most on {top['value']}"
+        f" the {lead['name']} hinges most on {top['value']}{apart}"
     ]
     for name, values in doc["could_overturn"].items():
-        shown = ", ".join(values[:6]) + (f" and {len(values) - 6} more" if len(values) > 6 else "")
+        untold = doc.get("cannot_tell", {}).get(name, [])
+        words.append(f"the {name} could be overturned by {_some(values)}" if values
+                     else f"the {name} is overturned by none of them")  # fmt: skip
+        if untold:
+            words.append(
+                f"{_some(untold)} {'reaches' if len(untold) == 1 else 'reach'} its margin but"
+                f" {'is' if len(untold) == 1 else 'are'} not told apart from noise: this screen cannot tell"
+                f" whether {'it' if len(untold) == 1 else 'they'} could overturn it"
+            )
+    if band is not None and band["mu_star_high"] is not None:
         words.append(
-            f"could be overturned by {shown}" if values else f"the {name} is overturned by none of them"
+            f"a value with no effect scores a mu* of {_f(band['mu_star'], 3)} (95% interval "
+            f"{_f(band['mu_star_low'], 3)}-{_f(band['mu_star_high'], 3)}) on the {lead['name']} from noise"
+            " alone, so smaller effects cannot be detected at this size"
         )
     return "; ".join(words) + "."
 
@@ -115,8 +152,16 @@ def section(doc: dict[str, Any]) -> Section:
         doc["why"],
         f"Every point plays the same {doc['games_per_point']} games per strategy table (seed {doc['seed']}:"
         " common seeds); a value could overturn a seat verdict when its effect interval reaches the"
-        " verdict's margin (the seat measure at the packaged values).",
+        " verdict's margin (the seat measure at the packaged values) and it is told apart from noise.",
     ]
+    if doc.get("noise"):
+        band = next(iter(doc["noise"].values()))
+        notes.append(
+            "The no-effect dummy: each trajectory's first point is played again on fresh seeds, and the"
+            " change over that replicate is scored as a value's elementary effect; a value is told apart from"
+            f" noise when a {band['test']} is significant after Holm's correction over"
+            f" the {band['family']} values (alpha {band['alpha']:g}), per measure."
+        )
     return Section(
         section_id(doc),
         doc["title"],
@@ -137,10 +182,14 @@ def section_id(doc: dict[str, Any]) -> str:
 def findings(doc: dict[str, Any]) -> list[Finding]:
     """Per measure and value its effect with the interval (``report.json``); on a seat verdict's measure
     ``test`` is ``could overturn`` for the values ``sensitivity.json`` flags (their effect interval reaches
-    the verdict's margin), else ``cannot overturn``; per seat verdict its margin."""
+    the verdict's margin and they are told apart from noise), ``cannot tell`` for those that reach it
+    without being told apart, else ``cannot overturn``; with a Morris screen the test against the dummy's
+    Holm-adjusted p and the dummy's band per measure; per seat verdict its margin."""
     out = []
     for m in doc["measures"]:
+        band = doc.get("noise", {}).get(m["name"])
         flagged = doc["could_overturn"].get(m["name"], [])
+        untold = doc.get("cannot_tell", {}).get(m["name"], [])
         for r in doc["effects"][m["name"]]:
             morris = doc["method"] == "morris"
             out.append(
@@ -157,12 +206,24 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
                     estimate=r["mu_star" if morris else "total"],
                     low=r["mu_star_low" if morris else "total_low"],
                     high=r["mu_star_high" if morris else "total_high"],
-                    test=_overturn(m, r["value"] in flagged),
+                    test=_overturn(m, r["value"] in flagged, r["value"] in untold),
+                    p_value=r.get("noise_p"),
+                    p_adjusted=r.get("noise_p_holm"),
+                    correction="Holm" if "noise_p_holm" in r else None,
+                    detectable=band["mu_star_high"] if band else None,
+                    family=len(doc["values"]) if "noise_p_holm" in r else None,
                     games=doc["games_spent"],
                     unit="decisions" if m["name"] == "game length" else "",
                     expected=0.0,
                 )
             )
+        if band:
+            out.append(
+                Finding(game=doc["game"], section=section_id(doc), metric=f"no-effect dummy mu*: {m['name']}",
+                        groups={"screen": doc["sensitivity"], "players": doc["players"]},
+                        estimate=band["mu_star"], low=band["mu_star_low"], high=band["mu_star_high"],
+                        games=doc["games_spent"], unit="decisions" if m["name"] == "game length" else "")
+            )  # fmt: skip
         if m["seat"]:
             out.append(
                 Finding(game=doc["game"], section=section_id(doc), metric=f"margin: {m['name']}",
@@ -172,10 +233,10 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
     return out
 
 
-def _overturn(measure: dict[str, Any], flagged: bool) -> str | None:
+def _overturn(measure: dict[str, Any], flagged: bool, untold: bool) -> str | None:
     if not measure["seat"]:
         return None
-    return "could overturn" if flagged else "cannot overturn"
+    return "could overturn" if flagged else "cannot tell" if untold else "cannot overturn"
 
 
 def write_html(doc: dict[str, Any], path: Path) -> None:
