@@ -73,7 +73,11 @@ class Layout:
     choices: list[tuple[int, ...]]
     size: int  # Morris: trajectories; Sobol: base samples n
     morris: morris.Design | None = None
-    replicates: list[int] = field(default_factory=list)
+
+    @property
+    def replicates(self) -> list[int]:
+        """Morris: the candidate of each trajectory's first point (its noise replicate's data)."""
+        return self.candidate_of[:: len(self.candidate_of) // self.size] if self.morris is not None else []
 
 
 def size_for(spec: Sensitivity, budget: int, per_point: int) -> int:
@@ -125,9 +129,7 @@ def layout(spec: Sensitivity, budget: int, per_point: int) -> Layout:
             index[choice] = len(choices)
             choices.append(choice)
         candidate_of.append(index[choice])
-    step = len(spec.parameters) + 1
-    replicates = candidate_of[::step] if plan is not None else []
-    return Layout(spec.method, points, candidate_of, choices, size, plan, replicates)
+    return Layout(spec.method, points, candidate_of, choices, size, plan)
 
 
 @dataclass
@@ -141,8 +143,7 @@ class Screen:
     candidates: list[Candidate]
     state: State
     measures: list[Measure] = field(default_factory=list)
-    values: dict[int, np.ndarray] = field(default_factory=dict)  # candidate -> one value per measure
-    replicated: dict[int, np.ndarray] = field(default_factory=dict)  # trajectory -> its replicate's values
+    values: dict[int, np.ndarray] = field(default_factory=dict)  # point key -> one value per measure
 
 
 def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
@@ -174,11 +175,6 @@ def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
     return Screen(spec, budget, runs, plan, candidates, state)
 
 
-def replicate_key(trajectory: int) -> int:
-    """The point under which a trajectory's noise replicate keeps its games (negative: no candidate)."""
-    return -1 - trajectory
-
-
 def points_to_play(screen: Screen) -> list[tuple[int, Candidate, int]]:
     """(point key, candidate, seed) of every valid candidate on the screen's seed (common to all points),
     then every trajectory's replicate of its first point on its fresh seed (Morris)."""
@@ -186,7 +182,7 @@ def points_to_play(screen: Screen) -> list[tuple[int, Candidate, int]]:
     out = [(c.index, c, spec.seed) for c in cands if c.invalid is None]
     for t, c in enumerate(screen.layout.replicates):
         if cands[c].invalid is None:
-            out.append((replicate_key(t), cands[c], noise.replicate_seed(spec.seed, t)))
+            out.append((noise.replicate_key(t), cands[c], noise.replicate_seed(spec.seed, t)))
     return out
 
 
@@ -237,10 +233,6 @@ def run_sensitivity(
             f"{str(out / STATE_FILE)!r}"
         ) from None
     screen.measures = measures_of(screen.spec)
-    for cand in screen.candidates:
-        if cand.invalid is None:
-            screen.values[cand.index] = point_values(screen, cand.index)
-    for t, c in enumerate(screen.layout.replicates):
-        if screen.candidates[c].invalid is None:
-            screen.replicated[t] = point_values(screen, replicate_key(t))
+    for key, _, _ in points_to_play(screen):
+        screen.values[key] = point_values(screen, key)
     return outputs.write(screen, out)

@@ -15,8 +15,8 @@ add (a conservative band: a value told apart from it is surely not noise).
 A value is told apart from noise when its absolute effects exceed the dummy's on the same trajectories:
 a one-sided Wilcoxon signed-rank test of ``|EE_i| - |EE_dummy|`` over the trajectories
 (``scipy.stats.wilcoxon``; under the null the pair is exchangeable, so the difference is symmetric), with
-Holm's correction over the screen's values, per measure (``statsmodels``).  The dummy's mu* interval is
-the smallest effect the screen could detect at its size.
+Holm's correction over the screen's values, per measure (``analysis.multiplicity``).  The dummy's mu*
+interval is the smallest effect the screen could detect at its size.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import wilcoxon
-from statsmodels.stats.multitest import multipletests
+
+from analysis.multiplicity import adjust
 
 ALPHA = 0.05
 CORRECTION = "holm"
@@ -40,6 +41,12 @@ def replicate_seed(seed: int, trajectory: int) -> int:
     return int(state) % (2**31 - 1)
 
 
+def replicate_key(trajectory: int) -> int:
+    """The point under which a trajectory's replicate keeps its games and measures (negative: no
+    candidate's index)."""
+    return -1 - trajectory
+
+
 def dummy_effects(start: np.ndarray, replicate: np.ndarray, delta: float) -> np.ndarray:
     """The dummy's elementary effect per trajectory: (replicate - first point) / Delta (NaN where either is
     missing)."""
@@ -48,13 +55,12 @@ def dummy_effects(start: np.ndarray, replicate: np.ndarray, delta: float) -> np.
 
 @dataclass(frozen=True)
 class Tests:
-    """Per value: the one-sided p of ``|EE_i| > |EE_dummy|``, Holm-adjusted over the values, whether it is
-    told apart from noise, and the pairs the test counted."""
+    """Per value: the one-sided p of ``|EE_i| > |EE_dummy|``, Holm-adjusted over the values, and whether it
+    is told apart from noise."""
 
     p: np.ndarray
     p_adjusted: np.ndarray
     told_apart: np.ndarray
-    pairs: np.ndarray
 
 
 def one_sided_p(value: np.ndarray, dummy: np.ndarray) -> tuple[float, int]:
@@ -69,7 +75,6 @@ def one_sided_p(value: np.ndarray, dummy: np.ndarray) -> tuple[float, int]:
 
 def told_apart(ee: np.ndarray, dummy: np.ndarray, alpha: float = ALPHA) -> Tests:
     """Test every value's effects ``ee`` ``[r, k]`` against the dummy's ``[r]`` (Holm over the k values)."""
-    found = [one_sided_p(ee[:, i], dummy) for i in range(ee.shape[1])]
-    p = np.asarray([f[0] for f in found])
-    reject, adjusted, _, _ = multipletests(p, alpha=alpha, method=CORRECTION)
-    return Tests(p, adjusted, reject, np.asarray([f[1] for f in found]))
+    p = np.asarray([one_sided_p(ee[:, i], dummy)[0] for i in range(ee.shape[1])])
+    adjusted = adjust(p, CORRECTION).p_adjusted
+    return Tests(p, adjusted, adjusted < alpha)

@@ -58,8 +58,8 @@ def morris_effects(screen: Screen) -> tuple[dict[str, list[dict[str, Any]]], dic
         ee = morris.effects(plan, y, k)
         rng = np.random.default_rng(derived_seed(screen.spec.seed, 23))
         s = morris.summarise(ee, rng)
-        again = [screen.replicated[t][m] if t in screen.replicated else np.nan for t in range(len(y))]
-        dummy = noise.dummy_effects(y[:, 0], np.asarray(again), plan.delta)
+        again = _y(screen, [noise.replicate_key(t) for t in range(len(y))], m)
+        dummy = noise.dummy_effects(y[:, 0], again, plan.delta)
         band = morris.summarise(dummy[:, None], np.random.default_rng(derived_seed(screen.spec.seed, 25)))
         tests = noise.told_apart(ee, dummy)
         bands[measure.name] = {
