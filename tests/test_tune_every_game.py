@@ -1,0 +1,86 @@
+"""Issue 21, "both commands work on every game": a small ``skald tune`` and a small ``skald sensitivity``
+run end to end on each of the four games (random players, one rule switch each), with their outputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli_kit import cli
+
+#: a two-way rule switch of each game (``skald rules GAME``)
+SWITCH = {"mainland": "castle_needs_overlap", "graenaland": "victory_cards", "greenland": "bribes",
+          "knarr": "skali"}
+PLAYERS = {"graenaland": 3}  # the fewest each game takes
+
+
+def tune_file(game: str) -> str:
+    return f"""
+[tune]
+name = "{game}-switch"
+game = "{game}"
+players = {PLAYERS.get(game, 2)}
+seed = 3
+budget = 24
+finalists = 2
+confirm = 0.5
+
+[[parameters]]
+kind = "rule"
+rule = "{SWITCH[game]}"
+
+[[objective]]
+kind = "game_length"
+target = 100
+strategies = ["random"]
+"""
+
+
+def screen_file(game: str) -> str:
+    return f"""
+[sensitivity]
+name = "{game}-switch"
+game = "{game}"
+players = {PLAYERS.get(game, 2)}
+seed = 3
+games = {PLAYERS.get(game, 2)}
+budget = {7 * PLAYERS.get(game, 2)}
+seats = "rotate"
+values = "declared"
+
+[[values]]
+kind = "rule"
+rule = "{SWITCH[game]}"
+
+[[objective]]
+kind = "game_length"
+target = 100
+strategies = ["random"]
+"""
+
+
+@pytest.mark.parametrize("game", sorted(SWITCH))
+def test_tune_runs_on_every_game(game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "t.toml").write_text(tune_file(game))
+    code, _, err = cli(capsys, "tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--quiet")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "out" / "tune.json").read_text())
+    assert doc["game"] == game and doc["games_spent"] <= 24
+    assert sorted(c["rules"][SWITCH[game]] for c in doc["candidates"]) == [False, True]
+    assert f"--rule {SWITCH[game]}=" in (tmp_path / "out" / "rules.txt").read_text()
+
+
+@pytest.mark.parametrize("game", sorted(SWITCH))
+def test_sensitivity_runs_on_every_game(game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    (tmp_path / "s.toml").write_text(screen_file(game))
+    out = str(tmp_path / "out")
+    code, _, err = cli(capsys, "sensitivity", str(tmp_path / "s.toml"), "--out", out, "--quiet")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "out" / "sensitivity.json").read_text())
+    assert doc["game"] == game
+    assert doc["trajectories"] == 2 and doc["games_spent"] <= 7 * PLAYERS.get(game, 2)
+    assert [row["value"] for row in doc["effects"]["game length"]] == [SWITCH[game]]
+    assert "game length" in doc["noise"]
