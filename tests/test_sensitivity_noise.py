@@ -64,3 +64,15 @@ def test_replicate_seeds_are_distinct_and_a_function_of_the_screen_seed() -> Non
     assert len(set(seeds)) == 50 and 42 not in seeds
     assert seeds == [noise.replicate_seed(42, t) for t in range(50)]
     assert seeds != [noise.replicate_seed(43, t) for t in range(50)]
+
+
+def test_below_the_trajectory_floor_even_a_huge_effect_is_not_told_apart() -> None:
+    """With r trajectories the exact signed-rank p is at least 2^-r, and Holm's first step over k values
+    needs it below alpha / k: 5 values need 7 trajectories (2^-6 * 5 = 0.078, 2^-7 * 5 = 0.039)."""
+    assert noise.trajectories_to_tell(5) == 7 and noise.trajectories_to_tell(26) == 10
+    dummy = np.asarray([0.01, -0.02, 0.0, 0.015, -0.01, 0.02, 0.005])
+    ee = np.zeros((7, 5))
+    ee[:, 0] = 10.0  # far beyond any noise
+    assert not noise.can_tell(6, 5) and not noise.told_apart(ee[:6], dummy[:6]).told_apart[0]
+    assert noise.can_tell(7, 5) and noise.told_apart(ee, dummy).told_apart[0]
+    assert noise.smallest_p(6) == 1 / 64

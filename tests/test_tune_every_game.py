@@ -77,10 +77,12 @@ def test_sensitivity_runs_on_every_game(game: str, tmp_path: Path, capsys: pytes
                                         ) -> None:
     (tmp_path / "s.toml").write_text(screen_file(game))
     out = str(tmp_path / "out")
-    code, _, err = cli(capsys, "sensitivity", str(tmp_path / "s.toml"), "--out", out, "--quiet")
+    code, said, err = cli(capsys, "sensitivity", str(tmp_path / "s.toml"), "--out", out, "--quiet")
     assert code == 0, err
     doc = json.loads((tmp_path / "out" / "sensitivity.json").read_text())
     assert doc["game"] == game
     assert doc["trajectories"] == 2 and doc["games_spent"] <= 7 * PLAYERS.get(game, 2)
     assert [row["value"] for row in doc["effects"]["game length"]] == [SWITCH[game]]
-    assert "game length" in doc["noise"]
+    band = doc["noise"]["game length"]  # two trajectories: the signed-rank test cannot reach 5% (floor 2^-5)
+    assert band["can_tell"] is False and band["trajectories_to_tell"] == 5
+    assert "warning: 2 trajectories cannot tell any of the 1 values from noise" in said + err

@@ -17,6 +17,11 @@ a one-sided Wilcoxon signed-rank test of ``|EE_i| - |EE_dummy|`` over the trajec
 (``scipy.stats.wilcoxon``; under the null the pair is exchangeable, so the difference is symmetric), with
 Holm's correction over the screen's values, per measure (``analysis.multiplicity``).  The dummy's mu*
 interval is the smallest effect the screen could detect at its size.
+
+The test has a floor: with r trajectories the exact signed-rank p is at least 2^-r (every difference
+positive), and Holm's first step needs it below alpha / k.  A screen with fewer than
+``trajectories_to_tell(k)`` trajectories can tell none of its k values apart, whatever their effects
+(``can_tell``): 5 values need 7 trajectories, 26 need 10, 54 need 11.
 """
 
 from __future__ import annotations
@@ -51,6 +56,26 @@ def dummy_effects(start: np.ndarray, replicate: np.ndarray, delta: float) -> np.
     """The dummy's elementary effect per trajectory: (replicate - first point) / Delta (NaN where either is
     missing)."""
     return (np.asarray(replicate, dtype=float) - np.asarray(start, dtype=float)) / delta
+
+
+def smallest_p(trajectories: int) -> float:
+    """The smallest one-sided p the exact signed-rank test gives over ``trajectories`` pairs (all of them
+    positive): 2^-r."""
+    return 0.5 ** max(trajectories, 0)
+
+
+def trajectories_to_tell(values: int, alpha: float = ALPHA) -> int:
+    """The fewest trajectories with which Holm's first step over ``values`` tests can reject at ``alpha``:
+    the smallest r with 2^-r * values < alpha."""
+    r = 1
+    while smallest_p(r) * values >= alpha:
+        r += 1
+    return r
+
+
+def can_tell(trajectories: int, values: int, alpha: float = ALPHA) -> bool:
+    """Whether a screen of ``trajectories`` could tell any of its ``values`` apart from noise at all."""
+    return trajectories >= trajectories_to_tell(values, alpha)
 
 
 @dataclass(frozen=True)

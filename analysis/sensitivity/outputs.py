@@ -71,6 +71,9 @@ def morris_effects(screen: Screen) -> tuple[dict[str, list[dict[str, Any]]], dic
             "correction": noise.CORRECTION,
             "family": k,
             "alpha": noise.ALPHA,
+            "smallest_p": noise.smallest_p(len(dummy)),
+            "trajectories_to_tell": noise.trajectories_to_tell(k),
+            "can_tell": noise.can_tell(len(dummy), k),
         }
         rows = [
             {

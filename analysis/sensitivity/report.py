@@ -134,6 +134,12 @@ def reading(doc: dict[str, Any]) -> str:
                 f" {'is' if len(untold) == 1 else 'are'} not told apart from noise: this screen cannot tell"
                 f" whether {'it' if len(untold) == 1 else 'they'} could overturn it"
             )
+    if band is not None and band.get("can_tell") is False:
+        words.append(
+            f"with {doc['trajectories']} trajectories no value can be told apart from noise at all (the"
+            f" signed-rank test's smallest p, {band['smallest_p']:.2g}, is above alpha {band['alpha']:g} over"
+            f" {band['family']} values); {band['trajectories_to_tell']} trajectories are needed"
+        )
     if band is not None and band["mu_star_high"] is not None:
         words.append(
             f"a value with no effect scores a mu* of {_f(band['mu_star'], 3)} (95% interval "

@@ -16,11 +16,18 @@ def _start() -> Job:
 
 
 def _summary(doc: Any) -> list[str]:
-    """The three values that move each measure most."""
+    """The three values that move each measure most; a warning when the screen is too small to tell any
+    value from noise."""
     lines = []
     for measure in doc["measures"]:
         top = doc["effects"][measure["name"]][:3]
         lines.append(f"{measure['name']}: " + ", ".join(r["value"] for r in top))
+    band = next(iter(doc.get("noise", {}).values()), None)
+    if band is not None and band.get("can_tell") is False:
+        lines.append(
+            f"warning: {doc['trajectories']} trajectories cannot tell any of the {band['family']} values from"
+            f" noise (at least {band['trajectories_to_tell']} needed): give a larger --budget"
+        )
     return lines
 
 
