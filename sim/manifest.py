@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
 import shutil
@@ -130,6 +131,23 @@ def manifest(
             "win_share_by_seat": [row["win_rate"] for row in summary.seats],
         },
     }
+
+
+def finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float (nested in dicts, lists and tuples) replaced by None, so
+    that it is valid JSON (``json.dumps`` would write ``NaN``, which JSON readers refuse)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [finite(v) for v in obj]
+    return obj
+
+
+def json_text(obj: Any) -> str:
+    """``obj`` as indented, valid JSON (non-finite floats as null), ending in a newline."""
+    return json.dumps(finite(obj), indent=2, default=str, allow_nan=False) + "\n"
 
 
 def write_text_atomic(text: str, path: str | Path) -> None:

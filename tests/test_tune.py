@@ -252,3 +252,23 @@ def test_the_packaged_graenaland_example_holds_the_36_layouts() -> None:
     )
     packaged = docs[None]["layout"]["3"]
     assert changed[None]["layout"]["3"] == packaged  # candidate 2 is the packaged layout, as the file says
+
+
+def test_truncated_games_are_excluded_from_the_win_shares_not_scored_as_nobody_winning() -> None:
+    """A truncated or errored game has no winner: the seat measure is over the completed games (NaN when
+    there are none) and the excluded games are counted; the game length is over every game."""
+    from analysis.tune import objectives as obj
+
+    unit = obj.scale(3)
+    won = [unit, 0, 0, unit, 100, 0]  # seat 0 wins (one strategy in every seat), 100 decisions
+    cut = [0, 0, 0, 0, 2000, 1]  # truncated at 2000 decisions
+    stats = obj.Stats.of(np.asarray([won, cut]), 3, 1, unit)
+    assert stats.completed[0] == 1 and stats.failed is not None and stats.failed[0] == 1
+    seats = obj.Term("even_seats", 1.0, (("greedy",) * 3,))
+    assert seats.value({("greedy",) * 3: stats})[0] == pytest.approx(2 / 3)  # (1, 0, 0): not (1/2, 0, 0)
+    length = obj.Term("game_length", 1.0, (("greedy",) * 3,), target=1050)
+    assert length.value({("greedy",) * 3: stats})[0] == pytest.approx(0.0)
+    none = obj.Stats.of(np.asarray([cut, cut]), 3, 1, unit)
+    assert np.isnan(seats.value({("greedy",) * 3: none})[0])
+    totals = obj.Stats.totals([unit, 0, 0, unit, 2100, 1], 2, 3, 1, unit)
+    assert totals.completed[0] == 1

@@ -86,3 +86,21 @@ def test_sensitivity_runs_on_every_game(game: str, tmp_path: Path, capsys: pytes
     band = doc["noise"]["game length"]  # two trajectories: the signed-rank test cannot reach 5% (floor 2^-5)
     assert band["can_tell"] is False and band["trajectories_to_tell"] == 5
     assert "warning: 2 trajectories cannot tell any of the 1 values from noise" in said + err
+
+
+def test_a_tune_whose_games_are_all_truncated_says_so_and_measures_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games cut at 30 decisions have no winner: excluded (and counted), so no seat gap is measured (null,
+    valid JSON) and no finalist is tested against another."""
+    text = tune_file("knarr").replace("budget = 24", "budget = 24\nmax_decisions = 30")
+    text = text.replace('kind = "game_length"\ntarget = 100', 'kind = "even_seats"')
+    (tmp_path / "t.toml").write_text(text)
+    code, said, err = cli(capsys, "tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--quiet")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "out" / "tune.json").read_text())
+    assert "NaN" not in (tmp_path / "out" / "tune.json").read_text()
+    assert doc["excluded_games"] == doc["games_spent"] == 24
+    assert all(c["objective"] is None and c["excluded"] == c["games"] for c in doc["candidates"])
+    assert all(f["p_winner_better"] is None for f in doc["confirmation"]["finalists"])
+    assert "excluded: 24 games truncated or errored" in said + err

@@ -13,7 +13,6 @@ Nothing in them depends on the time, the folder or ``--jobs``: the same file and
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ import numpy as np
 from analysis.sensitivity import morris, noise, sobol
 from analysis.tune import params as P
 from analysis.tune.engine import derived_seed
-from sim.manifest import write_text_atomic
+from sim.manifest import json_text, write_text_atomic
 
 if TYPE_CHECKING:
     from analysis.sensitivity.engine import Screen
@@ -157,7 +156,7 @@ def document(screen: Screen) -> dict[str, Any]:
             reach = [r for r in effects[measure.name] if r["reach"] is not None and r["reach"] >= margin]
             hinges[measure.name] = [r["value"] for r in reach if r.get("told_apart", True)]
             untold[measure.name] = [r["value"] for r in reach if not r.get("told_apart", True)]
-    points = []
+    points, runs = [], len(screen.runs)
     for cand in screen.candidates:
         values = (
             P.describe(spec.parameters, cand.choice)
@@ -171,6 +170,7 @@ def document(screen: Screen) -> dict[str, Any]:
                 "values": values,
                 "data": None if cand.data is None else Path(cand.data).name,
                 "invalid": cand.invalid,
+                "excluded": sum(screen.state.excluded((cand.index, r), spec.games) for r in range(runs)),
                 "measures": None
                 if vals is None
                 else {m.name: float(v) for m, v in zip(screen.measures, vals, strict=True)},
@@ -187,6 +187,7 @@ def document(screen: Screen) -> dict[str, Any]:
         "rules": spec.rules,
         "budget": screen.budget,
         "games_spent": screen.state.spent(),
+        "excluded_games": screen.state.excluded(),
         "games_per_point": spec.games,
         "runs": [list(r) for r in screen.runs],
         "method": lay.method,
@@ -218,6 +219,6 @@ def write(screen: Screen, out: Path) -> dict[str, Any]:
     from analysis.sensitivity.report import write_html
 
     doc = document(screen)
-    write_text_atomic(json.dumps(doc, indent=2, default=str) + "\n", out / "sensitivity.json")
+    write_text_atomic(json_text(doc), out / "sensitivity.json")
     write_html(doc, out / "sensitivity.html")
     return doc

@@ -20,6 +20,7 @@ import numpy as np
 from analysis.multiplicity import adjust
 from analysis.stats import equal_chances_test, wilson_interval
 from analysis.tune import objectives as obj
+from analysis.tune.search import rank_key
 
 if TYPE_CHECKING:
     from analysis.tune.engine import Outcome
@@ -49,9 +50,11 @@ def confirm(result: Outcome) -> dict[str, Any]:
     weights = rng.multinomial(m, np.full(m, 1.0 / m), size=REPS).astype(float)
     point = {c: float(_values(result, c, None)[0]) for c in finalists}
     boot = {c: _values(result, c, weights) for c in finalists}
-    winner = min(finalists, key=lambda c: (point[c], finalists.index(c)))
+    winner = min(finalists, key=lambda c: (rank_key(point[c]), finalists.index(c)))  # unmeasured (NaN) last
     others = [c for c in finalists if c != winner]
-    raw = [float((1 + np.sum(boot[c] - boot[winner] <= 0)) / (REPS + 1)) for c in others]
+    # no test where either side could not be measured (every game truncated or errored)
+    raw = [float((1 + np.sum(boot[c] - boot[winner] <= 0)) / (REPS + 1))
+           if np.isfinite(point[c]) and np.isfinite(point[winner]) else float("nan") for c in others]
     holm = adjust(raw).p_adjusted if raw else np.array([])
     rows = []
     for c in finalists:
@@ -63,8 +66,8 @@ def confirm(result: Outcome) -> dict[str, Any]:
                 "objective": point[c],
                 "low": float(low),
                 "high": float(high),
-                "p_winner_better": None if k is None else raw[k],
-                "p_holm": None if k is None else float(holm[k]),
+                "p_winner_better": None if k is None or np.isnan(raw[k]) else raw[k],
+                "p_holm": None if k is None or np.isnan(holm[k]) else float(holm[k]),
                 "runs": _run_details(result, c),
             }
         )
@@ -87,19 +90,22 @@ def _run_details(result: Outcome, cand: int) -> list[dict[str, Any]]:
     for r, run in enumerate(result.runs):
         rows = _rows(result, cand, r)
         games = len(rows)
+        failed = int(rows[:, -1].sum()) if games else 0
+        completed = games - failed  # the shares are over the games with a winner
         wins = rows[:, : result.tune.players].sum(axis=0) / unit if games else np.zeros(result.tune.players)
-        low, high = wilson_interval(wins, games)
+        low, high = wilson_interval(wins, completed)
         test = equal_chances_test(wins.tolist())
         out.append(
             {
                 "strategies": list(run),
                 "games": games,
-                "seat_share": (wins / max(games, 1)).tolist(),
+                "completed": completed,
+                "seat_share": (wins / max(completed, 1)).tolist(),
                 "seat_low": low.tolist(),
                 "seat_high": high.tolist(),
                 "equal_chances_p": test.chi2_p,
                 "mean_decisions": float(rows[:, -2].mean()) if games else None,
-                "failed": int(rows[:, -1].sum()) if games else 0,
+                "failed": failed,
             }
         )
     return out

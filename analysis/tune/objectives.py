@@ -48,25 +48,37 @@ def distinct(run: tuple[str, ...]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Stats:
     """Sums over games (leading axis: resamples): ``games``, ``seat`` wins and ``strategy`` wins (scaled),
-    ``decisions``."""
+    ``decisions`` and ``failed`` (games truncated or errored: no winner).
+
+    Win shares are over the ``completed`` games only: a truncated or errored game is excluded from the
+    rates (and counted), as everywhere in Skald, not scored as a game nobody won; the game length is over
+    every game (a truncated one at the decisions it reached)."""
 
     games: np.ndarray
     seat: np.ndarray
     strategy: np.ndarray
     decisions: np.ndarray
     unit: int  # the scale of the wins
+    failed: np.ndarray | None = None
+
+    @property
+    def completed(self) -> np.ndarray:
+        """Games with a winner: the denominator of the win shares."""
+        return self.games if self.failed is None else self.games - self.failed
 
     @staticmethod
     def of(rows: np.ndarray, n: int, k: int, unit: int, weights: np.ndarray | None = None) -> Stats:
         """From per-game rows ``[seat x n, strategy x k, decisions, failed]`` (weights: resample counts)."""
         w = np.ones((1, len(rows))) if weights is None else weights
         sums = w @ rows.astype(float) if len(rows) else np.zeros((w.shape[0], n + k + 2))
-        return Stats(w.sum(axis=1), sums[:, :n], sums[:, n : n + k], sums[:, n + k], unit)
+        return Stats(w.sum(axis=1), sums[:, :n], sums[:, n : n + k], sums[:, n + k], unit, sums[:, n + k + 1])
 
     @staticmethod
     def totals(total: list[int], games: int, n: int, k: int, unit: int) -> Stats:
+        """From the column sums of the first ``games`` rows (``State.totals``)."""
         row = np.asarray([total], dtype=float)
-        return Stats(np.asarray([float(games)]), row[:, :n], row[:, n : n + k], row[:, n + k], unit)
+        failed = row[:, n + k + 1] if row.shape[1] > n + k + 1 else None
+        return Stats(np.asarray([float(games)]), row[:, :n], row[:, n : n + k], row[:, n + k], unit, failed)
 
 
 @dataclass(frozen=True)
@@ -93,15 +105,19 @@ class Term:
 
 
 def _seat_term(s: Stats, measure: str) -> np.ndarray:
-    games = np.maximum(s.games, 1)[:, None]
+    """The seat measure over the completed games (NaN where none completed: nothing to measure)."""
+    done = s.completed
+    games = np.maximum(done, 1)[:, None]
     n = s.seat.shape[1]
     if measure == "gap":
-        return np.abs(s.seat / (s.unit * games) - 1.0 / n).max(axis=1)
-    wins = s.seat / s.unit
-    expected = wins.sum(axis=1, keepdims=True) / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        chi2 = np.where(expected > 0, ((wins - expected) ** 2 / np.where(expected > 0, expected, 1)), 0.0)
-    return chi2.sum(axis=1) / games[:, 0]
+        value = np.abs(s.seat / (s.unit * games) - 1.0 / n).max(axis=1)
+    else:
+        wins = s.seat / s.unit
+        expected = wins.sum(axis=1, keepdims=True) / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            chi2 = np.where(expected > 0, ((wins - expected) ** 2 / np.where(expected > 0, expected, 1)), 0.0)
+        value = chi2.sum(axis=1) / games[:, 0]
+    return np.where(done > 0, value, np.nan)
 
 
 def pair_runs(strategies: tuple[str, ...], players: int) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -118,8 +134,10 @@ def _matrix_term(term: Term, per_run: list[Stats]) -> np.ndarray:
     errors = []
     players = len(term.runs[0])
     for (i, j, _), s in zip(pair_runs(term.strategies, players), per_run, strict=True):
-        games = np.maximum(s.games, 1) * s.unit
-        share_i, share_j = s.strategy[:, 0] / games, s.strategy[:, 1] / games
+        done = s.completed
+        games = np.maximum(done, 1) * s.unit
+        share_i = np.where(done > 0, s.strategy[:, 0] / games, np.nan)
+        share_j = np.where(done > 0, s.strategy[:, 1] / games, np.nan)
         errors.append((share_i - target[i, j]) ** 2)
         errors.append((share_j - target[j, i]) ** 2)
     return np.sqrt(np.mean(np.stack(errors), axis=0))

@@ -9,13 +9,12 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analysis.tune import params as P
-from sim.manifest import write_text_atomic
+from sim.manifest import json_text, write_text_atomic
 
 if TYPE_CHECKING:
     from analysis.tune.engine import Outcome
@@ -78,6 +77,7 @@ def document(result: Outcome) -> dict[str, Any]:
                 "data": None if c.data is None else Path(c.data).name,
                 "invalid": c.invalid,
                 "games": games,
+                "excluded": sum(state.excluded((c.index, r)) for r in range(len(result.runs))),
                 "games_per_run": None if rung is None else rung[0],
                 "objective": None if rung is None else rung[1],
             }
@@ -90,6 +90,7 @@ def document(result: Outcome) -> dict[str, Any]:
         "seed": tune.seed,
         "budget": result.budget,
         "games_spent": state.spent(),
+        "excluded_games": state.excluded(),
         "runs": [list(r) for r in result.runs],
         "objective": [
             {
@@ -143,6 +144,6 @@ def write(result: Outcome, out: Path) -> dict[str, Any]:
         lines.append(f"--data {target}")
     write_text_atomic("\n".join(lines) + "\n", out / "rules.txt")
     doc["command"] = f"skald run {result.tune.game} --players {result.tune.players} " + " ".join(lines)
-    write_text_atomic(json.dumps(doc, indent=2, default=str) + "\n", out / "tune.json")
+    write_text_atomic(json_text(doc), out / "tune.json")
     write_html(doc, out / "tune.html")
     return doc

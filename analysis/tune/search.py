@@ -100,7 +100,7 @@ def halve(
     for r, n in enumerate(schedule.games):
         play(alive, n)
         scores = [score(c, n) for c in alive]
-        ranked = sorted(range(len(alive)), key=lambda i: (_key(scores[i]), alive[i]))
+        ranked = sorted(range(len(alive)), key=lambda i: (rank_key(scores[i]), alive[i]))
         rungs.append(Rung(n, [alive[i] for i in ranked], [scores[i] for i in ranked]))
         keep = schedule.survivors[r + 1] if r + 1 < len(schedule.survivors) else None
         if keep is not None:
@@ -108,7 +108,8 @@ def halve(
     return rungs
 
 
-def _key(value: float) -> float:
+def rank_key(value: float) -> float:
+    """An estimate as a sort key: NaN (nothing measured) after every number."""
     return math.inf if math.isnan(value) else value
 
 

@@ -63,6 +63,13 @@ class State:
     def spent(self) -> int:
         return sum(len(v) for v in self.search.values()) + sum(len(v) for v in self.confirm.values())
 
+    def excluded(self, key: tuple[int, int] | None = None, games: int | None = None) -> int:
+        """Games truncated or errored (each row's last column): of ``key``'s first ``games`` search rows,
+        or, with no key, of every row kept, search and confirmation."""
+        if key is not None:
+            return sum(row[-1] for row in self.search.get(_key(key), [])[:games])
+        return sum(row[-1] for rows in (*self.search.values(), *self.confirm.values()) for row in rows)
+
     def save(self, force: bool = True) -> None:
         if self.path is None or (not force and time.monotonic() - self.saved < SAVE_SECONDS):
             return

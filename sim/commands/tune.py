@@ -15,8 +15,14 @@ def _start() -> Job:
 
 
 def _summary(result: Any) -> list[str]:
+    """The winner and the games spent; how many were truncated or errored (left out of the win shares)."""
     winner = result.confirmation["winner"]
-    return [f"winner: candidate {winner}; {result.state.spent():,} games"]
+    lines = [f"winner: candidate {winner}; {result.state.spent():,} games"]
+    excluded = result.state.excluded()
+    if excluded:
+        lines.append(f"excluded: {excluded:,} games truncated or errored, left out of the win shares"
+                     " (tune.json: excluded per candidate)")
+    return lines
 
 
 tune_command = file_command(
