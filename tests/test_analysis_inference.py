@@ -169,6 +169,20 @@ def test_multiplicity_holm_and_benjamini_hochberg() -> None:
         inference.adjust([0.1], "bonferonni")
 
 
+def test_holm_written_out_equals_statsmodels() -> None:
+    """``multiplicity.holm`` gives statsmodels' Holm numbers, ties and p values near 1 included."""
+    from statsmodels.stats.multitest import multipletests
+
+    from analysis.multiplicity import holm
+
+    rng = np.random.default_rng(7)
+    for size in (1, 2, 5, 26, 54):
+        for _ in range(20):
+            p = rng.uniform(0, 1, size) ** rng.uniform(0.2, 3)
+            p[rng.integers(0, size, size // 3)] = p[0]  # ties
+            assert holm(p) == pytest.approx(multipletests(p, method="holm")[1], abs=1e-12)
+
+
 def test_detectable_gap_inverts_the_noncentral_chi_square() -> None:
     """Methods section 6: "P(χ²_{k−1}(λ = N·w²) > χ²_{k−1, 1−α})", "one seat up by δ, the rest down
     evenly. With blocks, replace N by N / DEFF"."""

@@ -16,7 +16,7 @@ Rows = tuple[tuple[int, ...], ...]
 
 def settlements_on(state: GraenalandState, t: int, seat: int) -> int:
     """Villages and buildings of ``seat`` on ``t``: one vote each (lines 94, 139, 146, 155)."""
-    return state.villages[t][seat] + sum(1 for owner in state.buildings[t] if owner == seat)
+    return state.villages[t][seat] + state.buildings[t].count(seat)
 
 
 def tally(t: int, villages: Sequence[int], buildings: Sequence[int], palisade: bool,
