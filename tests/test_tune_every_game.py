@@ -16,18 +16,16 @@ SWITCH = {"mainland": "castle_needs_overlap", "graenaland": "victory_cards", "gr
 PLAYERS = {"graenaland": 3}  # the fewest each game takes
 
 
-def tune_file(game: str) -> str:
+def _file(table: str, game: str, head: str, varied: str) -> str:
+    """A ``[table]`` file over the game's switch (``[[varied]]``), judged by a cheap game-length objective."""
     return f"""
-[tune]
+[{table}]
 name = "{game}-switch"
 game = "{game}"
 players = {PLAYERS.get(game, 2)}
 seed = 3
-budget = 24
-finalists = 2
-confirm = 0.5
-
-[[parameters]]
+{head}
+[[{varied}]]
 kind = "rule"
 rule = "{SWITCH[game]}"
 
@@ -36,29 +34,16 @@ kind = "game_length"
 target = 100
 strategies = ["random"]
 """
+
+
+def tune_file(game: str) -> str:
+    return _file("tune", game, "budget = 24\nfinalists = 2\nconfirm = 0.5\n", "parameters")
 
 
 def screen_file(game: str) -> str:
-    return f"""
-[sensitivity]
-name = "{game}-switch"
-game = "{game}"
-players = {PLAYERS.get(game, 2)}
-seed = 3
-games = {PLAYERS.get(game, 2)}
-budget = {7 * PLAYERS.get(game, 2)}
-seats = "rotate"
-values = "declared"
-
-[[values]]
-kind = "rule"
-rule = "{SWITCH[game]}"
-
-[[objective]]
-kind = "game_length"
-target = 100
-strategies = ["random"]
-"""
+    n = PLAYERS.get(game, 2)  # one seat block a point, two trajectories
+    head = f'games = {n}\nbudget = {7 * n}\nseats = "rotate"\nvalues = "declared"\n'
+    return _file("sensitivity", game, head, "values")
 
 
 @pytest.mark.parametrize("game", sorted(SWITCH))
