@@ -77,8 +77,8 @@ class Stats:
     def totals(total: list[int], games: int, n: int, k: int, unit: int) -> Stats:
         """From the column sums of the first ``games`` rows (``State.totals``)."""
         row = np.asarray([total], dtype=float)
-        failed = row[:, n + k + 1] if row.shape[1] > n + k + 1 else None
-        return Stats(np.asarray([float(games)]), row[:, :n], row[:, n : n + k], row[:, n + k], unit, failed)
+        return Stats(np.asarray([float(games)]), row[:, :n], row[:, n : n + k], row[:, n + k], unit,
+                     row[:, n + k + 1])
 
 
 @dataclass(frozen=True)
