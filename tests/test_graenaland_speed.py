@@ -187,10 +187,15 @@ def test_action_options_are_the_old_enumeration_in_order():
         tried = [Action(kind, t) for kind in ("village", *BUILDINGS, *PUBLIC) for t in range(board.n)]
         tried += [Action("army"), Action("supply", -1, 3), Action("joint", 0, 2), Action("offer", -1, 4), END,
                   ("army", -1, -1), ("village",), "end"]
+        tried += [("road", 0, -1), ("settle", 0, -1), (["village"], 0, -1)]  # a kind never listed here
         for choice in tried:
             allowed = building.action_allowed(state, board, DATA, seat, choice)
             assert (allowed is not None) == (choice in expected), choice
             assert allowed is None or allowed == choice and type(allowed) is Action
+        every = building._candidates(state, board, DATA, seat, building._any_payable)
+        for kind in building._KINDS:  # one kind's candidates (action_allowed's shortcut): the same, in order
+            mine = building._candidates(state, board, DATA, seat, building._any_payable, kind)
+            assert mine == [a for a in every if a.kind == kind], kind
         checked += 1
         final += state.final
     assert checked > 1000 and final > 10

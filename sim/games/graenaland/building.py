@@ -338,8 +338,15 @@ def action_options(state: GraenalandState, board: Board, data: GraenalandData, s
 
 def action_allowed(state: GraenalandState, board: Board, data: GraenalandData, seat: int, choice: object
                    ) -> Action | None:
-    """The action of ``action_options`` equal to ``choice``, or None; only its own payment is checked."""
-    for action in _candidates(state, board, data, seat, _any_payable):
+    """The action of ``action_options`` equal to ``choice``, or None; only its own payment is checked.
+
+    An action is a tuple whose first field is its kind, so only the candidates of ``choice``'s kind can
+    equal it: those alone are listed (all of them for a choice that is not a tuple)."""
+    only = choice[0] if isinstance(choice, tuple) and len(choice) == len(END) and isinstance(choice[0], str) \
+        else None
+    if only is not None and only not in _KINDS:
+        return None  # no candidate has this kind
+    for action in _candidates(state, board, data, seat, _any_payable, only):
         if action == choice:
             if action.kind in _PAID and not _payable(state, board, data, seat, _purse(state, data, seat),
                                                      action.kind, action.territory, {}):
@@ -405,41 +412,59 @@ _action = cache(Action)  # the same immutable Action for the same fields: cheape
 
 
 def _candidates(state: GraenalandState, board: Board, data: GraenalandData, seat: int,
-                payable: Callable[[str, int], bool]) -> list[Action]:
-    """The builder's actions now, those that must be paid for (``_PAID``) only where ``payable``."""
+                payable: Callable[[str, int], bool], only: object = None) -> list[Action]:
+    """The builder's actions now, those that must be paid for (``_PAID``) only where ``payable``; with
+    ``only`` a kind, just that kind's (in the same order)."""
     out: list[Action] = []
     offer = state.offer_active
     basic = not state.final and not offer
-    if basic and not state.supply_taken:
+    every = only is None
+    if basic and not state.supply_taken and (every or only == "supply"):
         out.extend(_action("supply", -1, i) for i in range(len(state.supply_row)))
     villages, buildings, public, tokens = state.villages, state.buildings, state.public, state.tokens
     own = [t for t in range(board.n) if villages[t][seat] or seat in buildings[t]]
     if state.houses[seat] > 0:
-        near = set(own)
-        for t in own:
-            near |= board.adjacent[t]
-        out.extend(_action("village", t) for t in sorted(near) if payable("village", t))  # line 143
-        for t in range(board.n):  # lines 151-154
-            if villages[t][seat] > 0 and board.allows_buildings(t):
-                owners = buildings[t]
-                out.extend(_action(name, t) for b, name in enumerate(BUILDINGS)
-                           if owners[b] < 0 and payable(name, t))
-    if state.army[seat] < data.army_max and payable("army", -1):  # lines 163-169
+        _settlements(state, board, seat, own, payable, only, out)
+    if (every or only == "army") and state.army[seat] < data.army_max and payable("army", -1):  # 163-169
         out.append(_action("army"))
-    if not state.final:  # no public buildings in the final building phases (line 237)
+    if not state.final and (every or only in PUBLIC):  # no public buildings in the final phases (line 237)
         for t in own:  # line 175, 177
             built = public[t]
             out.extend(_action(name, t) for k, name in enumerate(PUBLIC)
-                       if not built[k] and tokens[k] > 0 and payable(name, t))
+                       if not built[k] and tokens[k] > 0 and (every or name == only) and payable(name, t))
     if basic and not state.joint_used:  # one joint proposal per round (line 207)
-        for t in own:
-            built = public[t]
-            out.extend(_action("joint", t, k) for k in range(len(PUBLIC)) if not built[k] and tokens[k] > 0)
-        if state.rules.get("five_player_offer") and state.n_players == 5:  # lines 298-304
-            out.extend(_action("offer", -1, p) for p in range(state.n_players) if p != seat)
-    if not basic or state.supply_taken or not state.supply_row:  # line 132: take a card first
+        if every or only == "joint":
+            for t in own:
+                built = public[t]
+                out.extend(_action("joint", t, k) for k in range(len(PUBLIC))
+                           if not built[k] and tokens[k] > 0)
+        if (every or only == "offer") and state.rules.get("five_player_offer") and state.n_players == 5:
+            out.extend(_action("offer", -1, p) for p in range(state.n_players) if p != seat)  # lines 298-304
+    if (every or only == "end") and (not basic or state.supply_taken or not state.supply_row):  # line 132
         out.append(END)
     return out
+
+
+def _settlements(state: GraenalandState, board: Board, seat: int, own: list[int],
+                 payable: Callable[[str, int], bool], only: object, out: list[Action]) -> None:
+    """``_candidates``' villages (next to the builder's own territories, line 143) and buildings (on a
+    territory with its village, lines 151-154), added to ``out``."""
+    if only is None or only == "village":
+        near = set(own)
+        for t in own:
+            near |= board.adjacent[t]
+        out.extend(_action("village", t) for t in sorted(near) if payable("village", t))
+    if only is None or only in BUILDINGS:
+        villages, buildings = state.villages, state.buildings
+        for t in range(board.n):
+            if villages[t][seat] > 0 and board.allows_buildings(t):
+                owners = buildings[t]
+                out.extend(_action(name, t) for b, name in enumerate(BUILDINGS)
+                           if owners[b] < 0 and (only is None or name == only) and payable(name, t))
+
+
+#: every kind ``_candidates`` lists
+_KINDS = frozenset(("supply", "village", *BUILDINGS, "army", *PUBLIC, "joint", "offer", "end"))
 
 
 def remove_cards(state: GraenalandState, data: GraenalandData, seat: int, resources: tuple[int, ...]
