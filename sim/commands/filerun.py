@@ -37,6 +37,14 @@ class Helps:
     resume: str
 
 
+def excluded_line(games: int, where: str) -> list[str]:
+    """The closing line on games truncated or errored (none when there were none); ``where`` names the
+    output file's per-row count."""
+    if not games:
+        return []
+    return [f"excluded: {games:,} games truncated or errored, left out of the win shares ({where})"]
+
+
 def file_command(name: str, helps: Helps, start: Callable[[], Job]) -> Callable[..., None]:
     """Register ``skald NAME FILE.toml`` (writing ``NAME.json`` and ``NAME.html`` under
     ``results/NAME-<file's name>`` unless ``--out``); ``start`` imports the analysis when it runs."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.commands.filerun import Helps, Job, file_command
+from sim.commands.filerun import Helps, Job, excluded_line, file_command
 
 
 def _start() -> Job:
@@ -22,9 +22,7 @@ def _summary(doc: Any) -> list[str]:
     for measure in doc["measures"]:
         top = doc["effects"][measure["name"]][:3]
         lines.append(f"{measure['name']}: " + ", ".join(r["value"] for r in top))
-    if doc.get("excluded_games"):
-        lines.append(f"excluded: {doc['excluded_games']:,} games truncated or errored, left out of the win"
-                     " shares (sensitivity.json: excluded per point)")
+    lines += excluded_line(doc.get("excluded_games", 0), "sensitivity.json: excluded per point")
     band = next(iter(doc.get("noise", {}).values()), None)
     if band is not None and band.get("can_tell") is False:
         lines.append(

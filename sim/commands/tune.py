@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.commands.filerun import Helps, Job, file_command
+from sim.commands.filerun import Helps, Job, excluded_line, file_command
 
 
 def _start() -> Job:
@@ -17,12 +17,8 @@ def _start() -> Job:
 def _summary(result: Any) -> list[str]:
     """The winner and the games spent; how many were truncated or errored (left out of the win shares)."""
     winner = result.confirmation["winner"]
-    lines = [f"winner: candidate {winner}; {result.state.spent():,} games"]
-    excluded = result.state.excluded()
-    if excluded:
-        lines.append(f"excluded: {excluded:,} games truncated or errored, left out of the win shares"
-                     " (tune.json: excluded per candidate)")
-    return lines
+    return [f"winner: candidate {winner}; {result.state.spent():,} games",
+            *excluded_line(result.state.excluded(), "tune.json: excluded per candidate")]
 
 
 tune_command = file_command(
