@@ -322,6 +322,28 @@ def test_payments_are_the_old_enumeration_in_order():
     assert len(kinds) == 8  # one way or several, with and without supply cards and marketplaces
 
 
+def test_fewest_cards_are_the_old_enumerations_fewest():
+    """``_fewest`` (the supply cards searched, the resource cards closed-form) is the fewest resource
+    cards of any way the enumeration before issue 18 lists, and ``_NO_WAY`` exactly when it lists none:
+    over random purses with up to four supply cards (any pair of resources) and three marketplaces."""
+    rng = np.random.default_rng(11)
+    pairs = [(a, b) for a in range(4) for b in range(a, 4)]
+    costs = list(DATA.costs.values()) + [p.village_cost for p in DATA.pieces.values()]
+    seen = set()
+    for _ in range(1500):
+        need = costs[int(rng.integers(len(costs)))] if rng.random() < 0.6 else \
+            tuple(int(x) for x in rng.integers(0, 4, 4))
+        hand = tuple(int(x) for x in rng.integers(0, 5, 5) * (rng.random(5) < 0.6))
+        sup = tuple(sorted(pairs[k] for k in rng.integers(len(pairs), size=int(rng.integers(0, 5)))))
+        markets = int(rng.integers(0, 4))
+        ways = _reference_payments(need, hand, sup, markets)
+        fewest = min((sum(p.resources) for p in ways), default=building._NO_WAY)
+        assert building._fewest(need, hand, sup, markets) == fewest, (need, hand, sup, markets)
+        seen.add((bool(ways), bool(sup), any(p.supplies for p in ways)))
+    # unpayable with and without supply cards, payable without them, payable and paid with them
+    assert {(False, False, False), (False, True, False), (True, False, False), (True, True, True)} <= seen
+
+
 # --------------------------------------------------------------------------- whole games
 
 

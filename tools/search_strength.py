@@ -76,11 +76,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--json", type=Path, default=None, help="append each line to this JSON-lines file")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="keep each game's run in OUT/GAME (resumable; default: a temporary folder)")
     args = parser.parse_args(argv)
     for game in args.games_:
         with tempfile.TemporaryDirectory() as tmp:
-            row = match(game, args.players, args.games, args.search, args.opponent, args.jobs, args.seed,
-                        Path(tmp) / "run")
+            out = Path(tmp) / "run" if args.out is None else args.out / game
+            row = match(game, args.players, args.games, args.search, args.opponent, args.jobs, args.seed, out)
         print(json.dumps(row), flush=True)
         if args.json is not None:
             with args.json.open("a", encoding="utf-8") as fh:

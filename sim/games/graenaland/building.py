@@ -57,86 +57,6 @@ def markets_available(state: GraenalandState, seat: int) -> list[int]:
 # --------------------------------------------------------------------------- payments
 
 
-#: a way to pay as one integer: 4 bits per count, the resource cards used by type (grain .. gold), then
-#: the supply cards used by their sorted pair of resources, in sorted order (``_decode``)
-_CARD = tuple(1 << (4 * i) for i in range(5))
-_PAIRS = tuple((a, b) for a in range(4) for b in range(a, 4))
-_PAIR = {pair: 1 << (20 + 4 * i) for i, pair in enumerate(_PAIRS)}
-
-
-def _ways(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> dict[int, int]:
-    """``_capped_ways`` of the capped purse (``_capped``): the ways do not change, the remembered ones are
-    shared by every purse that caps alike (at every step of the search, not only the first)."""
-    return _capped_ways(need, *_capped(need, hand, sup, m))
-
-
-@lru_cache(maxsize=200_000)
-def _capped_ways(  # noqa: C901 - the five ways to cover one unit, one memoised hot recursion kept whole
-    need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int
-) -> dict[int, int]:
-    """Every way to cover ``need`` exactly (cards used by type and supply pairs used, encoded as in
-    ``_CARD``/``_PAIR``) -> the fewest marketplaces it uses. The first needed unit is covered by a card of
-    its resource, a gold card (line 127), another card through a marketplace (lines 194-197), a supply
-    card showing it (alone, or with a second needed unit it shows, lines 133-134) or any supply card
-    through a marketplace (197). The caller must not change the result (it is remembered)."""
-    if not (need[0] or need[1] or need[2] or need[3]):
-        return {0: 0}
-    r = 0 if need[0] else 1 if need[1] else 2 if need[2] else 3
-    less = list(need)
-    less[r] -= 1
-    need1: Cost = (less[0], less[1], less[2], less[3])
-    out: dict[int, int] = {}
-
-    def take(ways: dict[int, int], delta: int, mk: int) -> None:
-        get = out.get
-        for key, k in ways.items():
-            key += delta
-            k += mk
-            if get(key, k + 1) > k:
-                out[key] = k
-
-    def minus(h: Hand, i: int) -> Hand:
-        x = list(h)
-        x[i] -= 1
-        return (x[0], x[1], x[2], x[3], x[4])
-
-    if hand[r]:
-        take(_ways(need1, minus(hand, r), sup, m), _CARD[r], 0)
-    if hand[GOLD]:
-        take(_ways(need1, minus(hand, GOLD), sup, m), _CARD[GOLD], 0)
-    if m:
-        for s in range(4):
-            if s != r and hand[s]:
-                take(_ways(need1, minus(hand, s), sup, m - 1), _CARD[s], 1)
-    for i, pair in enumerate(sup):
-        if i and sup[i - 1] == pair:
-            continue
-        rest = sup[:i] + sup[i + 1:]
-        a, b = pair
-        code = _PAIR[pair]
-        if r in pair:
-            take(_ways(need1, hand, rest, m), code, 0)
-            other = b if a == r else a
-            if need1[other]:
-                n2 = list(need1)
-                n2[other] -= 1
-                take(_ways((n2[0], n2[1], n2[2], n2[3]), hand, rest, m), code, 0)
-        if m:
-            take(_ways(need1, hand, rest, m - 1), code, 1)
-    return out
-
-
-def _decode(key: int) -> tuple[Hand, tuple[tuple[int, int], ...]]:
-    """(cards used by type, supply pairs used, sorted) of a way encoded by ``_ways``."""
-    used: Hand = (key & 15, key >> 4 & 15, key >> 8 & 15, key >> 12 & 15, key >> 16 & 15)
-    key >>= 20
-    sups: list[tuple[int, int]] = []
-    for pair in _PAIRS:
-        sups.extend([pair] * (key & 15))
-        key >>= 4
-    return used, tuple(sups)
-
-
 def _capped(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int
             ) -> tuple[Hand, tuple[tuple[int, int], ...], int]:
     """The hand, supply cards and marketplaces with no more of each than a way to pay ``need`` can use,
@@ -196,56 +116,126 @@ _NO_WAY = 1 << 30
 
 
 def _fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
-    """``_capped_fewest`` of the capped purse (as ``_ways``)."""
+    """``_capped_fewest`` of the capped purse (``_capped``: equal situations share what is remembered)."""
     return _capped_fewest(need, *_capped(need, hand, sup, m))
 
 
 @lru_cache(maxsize=200_000)
 def _capped_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], m: int) -> int:
-    """The fewest resource cards of the ways ``_ways`` lists (the same choices for the first needed
-    unit, searched for the minimum instead of collected), ``_NO_WAY`` when it lists none."""
-    if not (need[0] or need[1] or need[2] or need[3]):
-        return 0
-    r = 0 if need[0] else 1 if need[1] else 2 if need[2] else 3
-    less = list(need)
-    less[r] -= 1
-    need1: Cost = (less[0], less[1], less[2], less[3])
-    best = _NO_WAY
+    """The fewest resource cards of the ways ``_payments`` lists, ``_NO_WAY`` when it lists none.
 
-    def minus(h: Hand, i: int) -> Hand:
-        x = list(h)
-        x[i] -= 1
-        return (x[0], x[1], x[2], x[3], x[4])
+    Every resource card covers one unit, so the fewest cards are the units the supply cards leave: the
+    search runs over the supply cards alone (each unused, covering one unit it shows, two units it
+    shows (lines 133-134) or, through a marketplace, any one unit (line 197)) and the cards' part is
+    closed-form (``_cards_cover``)."""
+    return _supplies_fewest(need, hand, sup, 0, m)
 
-    if hand[r]:
-        best = min(best, 1 + _fewest(need1, minus(hand, r), sup, m))
-    if hand[GOLD]:
-        best = min(best, 1 + _fewest(need1, minus(hand, GOLD), sup, m))
+
+def _cards_cover(need: Cost, hand: Hand, m: int) -> bool:
+    """Whether resource cards alone cover ``need``: each unit by a card of its resource, a gold card
+    (line 127) or, once per marketplace, a card of another resource (lines 194-197). A card of a needed
+    resource is best spent on its own resource, so the units short of their own cards (``short``) must
+    be covered by gold cards and by marketplaces trading the cards left over (``spare``)."""
+    short = spare = 0
+    for r in range(4):
+        d = need[r] - hand[r]
+        if d > 0:
+            short += d
+        else:
+            spare -= d
+    return short <= hand[GOLD] + (m if m < spare else spare)
+
+
+def _supplies_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], i: int, m: int) -> int:
+    """``_capped_fewest`` with the supply cards before ``sup[i]`` decided."""
+    if i == len(sup):
+        return need[0] + need[1] + need[2] + need[3] if _cards_cover(need, hand, m) else _NO_WAY
+    best = _supplies_fewest(need, hand, sup, i + 1, m)  # unused
+    a, b = sup[i]
+    n = list(need)
+    if n[a]:
+        n[a] -= 1
+        best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
+        if n[b]:  # both symbols (a second unit of a when a == b)
+            n[b] -= 1
+            best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
+            n[b] += 1
+        n[a] += 1
+    if b != a and n[b]:
+        n[b] -= 1
+        best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
+        n[b] += 1
     if m:
-        for s in range(4):
-            if s != r and hand[s]:
-                best = min(best, 1 + _fewest(need1, minus(hand, s), sup, m - 1))
-    for i, pair in enumerate(sup):
-        if best == 0 or i and sup[i - 1] == pair:
-            continue
-        rest = sup[:i] + sup[i + 1:]
-        a, b = pair
-        if r in pair:
-            best = min(best, _fewest(need1, hand, rest, m))
-            other = b if a == r else a
-            if need1[other]:
-                n2 = list(need1)
-                n2[other] -= 1
-                best = min(best, _fewest((n2[0], n2[1], n2[2], n2[3]), hand, rest, m))
-        if m:
-            best = min(best, _fewest(need1, hand, rest, m - 1))
-    return min(best, _NO_WAY)
+        for r in range(4):
+            if n[r]:
+                n[r] -= 1
+                best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m - 1))
+                n[r] += 1
+    return best
 
 
 @lru_cache(maxsize=100_000)
 def _payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: int) -> tuple[Pay, ...]:
-    return tuple(Pay(used, sups, k) for (used, sups), k in sorted(
-        (_decode(key), k) for key, k in _capped_ways(need, hand, sup, markets).items()))
+    """The distinct ways to pay ``need`` from the (capped) purse, each with the fewest marketplaces, sorted.
+
+    A way is the resource cards used by type and the supply cards used. The search runs over the supply
+    cards (as ``_supplies_fewest``); the resource cards covering what they leave are closed-form
+    (``_card_ways``)."""
+    best: dict[tuple[Hand, tuple[tuple[int, int], ...]], int] = {}
+
+    def search(n: list[int], i: int, m: int, used: tuple[tuple[int, int], ...], mk: int) -> None:
+        if i == len(sup):
+            for cards, k in _card_ways((n[0], n[1], n[2], n[3]), hand, m):
+                key = (cards, used)
+                if best.get(key, _NO_WAY) > k + mk:
+                    best[key] = k + mk
+            return
+        search(n, i + 1, m, used, mk)  # unused
+        pair = sup[i]
+        a, b = pair
+        with_it = (*used, pair)
+        if n[a]:
+            n[a] -= 1
+            search(n, i + 1, m, with_it, mk)
+            if n[b]:  # both symbols (a second unit of a when a == b), lines 133-134
+                n[b] -= 1
+                search(n, i + 1, m, with_it, mk)
+                n[b] += 1
+            n[a] += 1
+        if b != a and n[b]:
+            n[b] -= 1
+            search(n, i + 1, m, with_it, mk)
+            n[b] += 1
+        if m:  # any one unit through a marketplace (line 197)
+            for r in range(4):
+                if n[r]:
+                    n[r] -= 1
+                    search(n, i + 1, m - 1, with_it, mk + 1)
+                    n[r] += 1
+
+    search(list(need), 0, markets, (), 0)
+    return tuple(Pay(cards, used, k) for (cards, used), k in sorted(best.items()))
+
+
+@lru_cache(maxsize=100_000)
+def _card_ways(need: Cost, hand: Hand, m: int) -> tuple[tuple[Hand, int], ...]:
+    """Every way resource cards alone cover ``need`` (cards used by type, grain .. gold) with its fewest
+    marketplaces: each card covers one unit; a card of resource s covers a unit of s, a gold card any
+    unit (line 127), and a card beyond the units of its own resource covers another unit through a
+    marketplace (lines 194-197), so a way uses ``sum(max(0, used[s] - need[s]))`` of at most ``m``."""
+    total = need[0] + need[1] + need[2] + need[3]
+    out = []
+    for u0 in range(min(hand[0], need[0] + m, total) + 1):
+        k0 = u0 - need[0] if u0 > need[0] else 0
+        for u1 in range(min(hand[1], need[1] + m - k0, total - u0) + 1):
+            k1 = k0 + (u1 - need[1] if u1 > need[1] else 0)
+            for u2 in range(min(hand[2], need[2] + m - k1, total - u0 - u1) + 1):
+                k2 = k1 + (u2 - need[2] if u2 > need[2] else 0)
+                for u3 in range(min(hand[3], need[3] + m - k2, total - u0 - u1 - u2) + 1):
+                    gold = total - u0 - u1 - u2 - u3
+                    if gold <= hand[GOLD]:
+                        out.append(((u0, u1, u2, u3, gold), k2 + (u3 - need[3] if u3 > need[3] else 0)))
+    return tuple(out)
 
 
 def cost_variants(state: GraenalandState, board: Board, data: GraenalandData, seat: int, kind: str, t: int
