@@ -109,6 +109,8 @@ def can_pay(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
             covered += max(bool(need[a]) + (need[b] > (a == b)), bool(markets))
         if covered < short:
             return False
+    if not keep:  # every way leaves no fewer than nothing: whether any way pays
+        return _supplies_cover(need, hand, sup, 0, markets)
     return sum(hand) - _fewest(need, hand, sup, markets) >= keep
 
 
@@ -144,6 +146,40 @@ def _cards_cover(need: Cost, hand: Hand, m: int) -> bool:
         else:
             spare -= d
     return short <= hand[GOLD] + (m if m < spare else spare)
+
+
+def _supplies_cover(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], i: int, m: int) -> bool:
+    """Whether some way pays ``need`` with the supply cards before ``sup[i]`` decided (the choices of
+    ``_supplies_fewest``, stopping at the first way found)."""
+    if _cards_cover(need, hand, m):
+        return True
+    if i == len(sup):
+        return False
+    a, b = sup[i]
+    n = list(need)
+    if n[a]:
+        n[a] -= 1
+        if n[b]:  # both symbols (a second unit of a when a == b), lines 133-134
+            n[b] -= 1
+            if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
+                return True
+            n[b] += 1
+        if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
+            return True
+        n[a] += 1
+    if b != a and n[b]:
+        n[b] -= 1
+        if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
+            return True
+        n[b] += 1
+    if m:  # any one unit through a marketplace (line 197)
+        for r in range(4):
+            if n[r]:
+                n[r] -= 1
+                if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m - 1):
+                    return True
+                n[r] += 1
+    return _supplies_cover(need, hand, sup, i + 1, m)  # unused
 
 
 def _supplies_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], i: int, m: int) -> int:
