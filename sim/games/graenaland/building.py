@@ -35,8 +35,9 @@ Hand = tuple[int, int, int, int, int]
 
 def hand_counts(state: GraenalandState, data: GraenalandData, seat: int) -> Hand:
     counts = [0, 0, 0, 0, 0]
+    card_resource = data.card_resource
     for card in state.hands[seat]:
-        counts[data.card_resource[card]] += 1
+        counts[card_resource[card]] += 1
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
@@ -50,8 +51,9 @@ def markets_available(state: GraenalandState, seat: int) -> list[int]:
     (lines 194-195, 198); none for a player building on the five-player offer (line 303)."""
     if state.offer_active:
         return []
-    return [t for t in range(len(state.public)) if state.public[t][MARKET] and t not in state.markets_used
-            and settlements_on(state, t, seat) > 0]
+    used, villages, buildings = state.markets_used, state.villages, state.buildings
+    return [t for t, row in enumerate(state.public) if row[MARKET] and t not in used
+            and (villages[t][seat] > 0 or seat in buildings[t])]
 
 
 # --------------------------------------------------------------------------- payments

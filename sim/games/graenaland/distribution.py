@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 
 from sim.errors import IllegalChoice
 from sim.games.graenaland.data import GraenalandData
@@ -43,20 +44,29 @@ class _Segment:
     def __init__(self, territory: int, voters: tuple[int, ...], state: GraenalandState, data: GraenalandData):
         self.territory, self.voters = territory, voters
         by_res: dict[int, list[int]] = {}
-        self.hidden: list[int] = []
+        hidden: list[int] = []
+        card_resource = data.card_resource
         pile = zip(state.cards[territory], state.face_down[territory], strict=True)
         for i, (card, down) in enumerate(pile):
             if down:
-                self.hidden.append(i)
+                hidden.append(i)
             else:
-                by_res.setdefault(data.card_resource[card], []).append(i)
-        self.groups = [by_res[r] for r in sorted(by_res)]
+                group = by_res.get(card_resource[card])
+                if group is None:
+                    by_res[card_resource[card]] = [i]
+                else:
+                    group.append(i)
+        self.hidden = hidden
+        self.groups = groups = [by_res[r] for r in sorted(by_res)] if len(by_res) > 1 else list(by_res.values())
         self.n_cards = len(state.cards[territory])
         k = len(voters)
-        self.radices = [len(compositions(len(g), k)) for g in self.groups] + [k] * len(self.hidden)
-        size = 1
-        for r in self.radices:
-            size *= r
+        size = k ** len(hidden)
+        radices = []
+        for g in groups:
+            ways = comb(len(g) + k - 1, k - 1)  # len(compositions(len(g), k)): stars and bars
+            radices.append(ways)
+            size *= ways
+        self.radices = radices + [k] * len(hidden)
         self.size = size
 
     def decode(self, index: int) -> Propose:
