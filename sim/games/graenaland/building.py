@@ -97,7 +97,8 @@ def can_pay(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets: i
     gold cards (line 127) plus the marketplaces' substitutes (lines 194-197) from the cards left over
     (``spare``); such a way uses one card per unit. A supply card covers at most its needed symbols,
     or one unit through a marketplace (lines 133-134, 197): when even all of them cannot close
-    ``short``, no way pays. Otherwise the search finds the fewest cards a way uses (``_fewest``)."""
+    ``short``, no way pays. Otherwise a search over the supply cards finds a way (``_supplies_cover``) or,
+    with cards to keep, the fewest cards a way uses (``_fewest``)."""
     d0, d1, d2, d3 = need[0] - hand[0], need[1] - hand[1], need[2] - hand[2], need[3] - hand[3]
     short = (d0 > 0 and d0) + (d1 > 0 and d1) + (d2 > 0 and d2) + (d3 > 0 and d3)
     spare = short - d0 - d1 - d2 - d3
