@@ -57,7 +57,8 @@ class _Segment:
                 else:
                     group.append(i)
         self.hidden = hidden
-        self.groups = groups = [by_res[r] for r in sorted(by_res)] if len(by_res) > 1 else list(by_res.values())
+        groups = [by_res[r] for r in sorted(by_res)] if len(by_res) > 1 else list(by_res.values())
+        self.groups = groups
         self.n_cards = len(state.cards[territory])
         k = len(voters)
         size = k ** len(hidden)

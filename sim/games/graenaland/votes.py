@@ -32,12 +32,18 @@ def tally(t: int, villages: Sequence[int], buildings: Sequence[int], palisade: b
     and cuts each warrior to one, the palisade takes one from every hero of a seat without a
     settlement there.
     """
+    here = [(p, h) for p, mine in enumerate(heroes) if t in mine for h, pos in enumerate(mine) if pos == t]
+    return _count(villages, buildings, palisade, here, army, three)
+
+
+def _count(villages: Sequence[int], buildings: Sequence[int], palisade: bool, here: Sequence[tuple[int, int]],
+           army: Sequence[int], three: bool) -> list[int]:
+    """``tally`` with the heroes on the territory given as (seat, hero) pairs, in seat and hero order."""
     settled = list(villages)
     for owner in buildings:
         if owner >= 0:
             settled[owner] += 1
     out = list(settled)
-    here = [(p, h) for p, mine in enumerate(heroes) if t in mine for h, pos in enumerate(mine) if pos == t]
     if not here:
         return out
     priest = any(h == PRIEST for _, h in here)
@@ -76,5 +82,10 @@ def votes_from(three: bool, villages: Rows, buildings: Rows, palisades: tuple[bo
                army: tuple[int, ...]) -> Rows:
     """``tally`` for every territory, remembered by all that it reads (settlements, palisades, heroes,
     armies and the three-player adjustments: they change only with hero moves and builds)."""
-    return tuple(tuple(tally(t, villages[t], buildings[t], palisades[t], heroes, army, three))
+    at: dict[int, list[tuple[int, int]]] = {}  # territory -> the (seat, hero) pairs standing there
+    for p, mine in enumerate(heroes):
+        for h, pos in enumerate(mine):
+            if pos >= 0:
+                at.setdefault(pos, []).append((p, h))
+    return tuple(tuple(_count(villages[t], buildings[t], palisades[t], at.get(t, ()), army, three))
                  for t in range(len(villages)))
