@@ -72,7 +72,9 @@ def view_of(state: GraenalandState, board: Board, data: GraenalandData, seat: in
     resource = data.card_resource
     villages, buildings = tuple(map(tuple, state.villages)), tuple(map(tuple, state.buildings))
     public, heroes, army = tuple(map(tuple, state.public)), tuple(map(tuple, state.heroes)), tuple(state.army)
-    cards = tuple([tuple([-1 if down else resource[c] for c, down in zip(pile, hidden, strict=True)])
+    face_up = resource.__getitem__
+    cards = tuple([(tuple(map(face_up, pile)) if not any(hidden) else  # face-down cards show -1
+                    tuple([-1 if down else resource[c] for c, down in zip(pile, hidden, strict=True)]))
                    if pile else () for pile, hidden in zip(state.cards, state.face_down, strict=True)])
     return GraenalandView(
         seat=seat, n_players=n, round=state.round, phase=state.phase, main=state.main, builder=state.builder,
