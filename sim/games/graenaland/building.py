@@ -158,30 +158,9 @@ def _supplies_cover(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], i:
         return True
     if i == len(sup):
         return False
-    a, b = sup[i]
-    n = list(need)
-    if n[a]:
-        n[a] -= 1
-        if n[b]:  # both symbols (a second unit of a when a == b), lines 133-134
-            n[b] -= 1
-            if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
-                return True
-            n[b] += 1
-        if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
+    for left, market in _card_uses(need, sup[i], m > 0):
+        if _supplies_cover(left, hand, sup, i + 1, m - market):
             return True
-        n[a] += 1
-    if b != a and n[b]:
-        n[b] -= 1
-        if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m):
-            return True
-        n[b] += 1
-    if m:  # any one unit through a marketplace (line 197)
-        for r in range(4):
-            if n[r]:
-                n[r] -= 1
-                if _supplies_cover((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m - 1):
-                    return True
-                n[r] += 1
     return _supplies_cover(need, hand, sup, i + 1, m)  # unused
 
 
@@ -190,27 +169,38 @@ def _supplies_fewest(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], i
     if i == len(sup):
         return need[0] + need[1] + need[2] + need[3] if _cards_cover(need, hand, m) else _NO_WAY
     best = _supplies_fewest(need, hand, sup, i + 1, m)  # unused
-    a, b = sup[i]
+    for left, market in _card_uses(need, sup[i], m > 0):
+        best = min(best, _supplies_fewest(left, hand, sup, i + 1, m - market))
+    return best
+
+
+@lru_cache(maxsize=8192)
+def _card_uses(need: Cost, pair: tuple[int, int], market: bool) -> tuple[tuple[Cost, int], ...]:
+    """What a supply card showing ``pair`` may cover of ``need``, as (the need it leaves, marketplaces it
+    takes): both symbols (a second unit of a when a == b) or one it shows (lines 133-134), or, with a
+    marketplace open, any one unit (line 197)."""
+    a, b = pair
     n = list(need)
+    out: list[tuple[Cost, int]] = []
     if n[a]:
         n[a] -= 1
-        best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
-        if n[b]:  # both symbols (a second unit of a when a == b)
+        if n[b]:
             n[b] -= 1
-            best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
+            out.append(((n[0], n[1], n[2], n[3]), 0))
             n[b] += 1
+        out.append(((n[0], n[1], n[2], n[3]), 0))
         n[a] += 1
     if b != a and n[b]:
         n[b] -= 1
-        best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m))
+        out.append(((n[0], n[1], n[2], n[3]), 0))
         n[b] += 1
-    if m:
+    if market:
         for r in range(4):
             if n[r]:
                 n[r] -= 1
-                best = min(best, _supplies_fewest((n[0], n[1], n[2], n[3]), hand, sup, i + 1, m - 1))
+                out.append(((n[0], n[1], n[2], n[3]), 1))
                 n[r] += 1
-    return best
+    return tuple(out)
 
 
 @lru_cache(maxsize=100_000)
@@ -222,37 +212,19 @@ def _payments(need: Cost, hand: Hand, sup: tuple[tuple[int, int], ...], markets:
     (``_card_ways``)."""
     best: dict[tuple[Hand, tuple[tuple[int, int], ...]], int] = {}
 
-    def search(n: list[int], i: int, m: int, used: tuple[tuple[int, int], ...], mk: int) -> None:
+    def search(n: Cost, i: int, m: int, used: tuple[tuple[int, int], ...], mk: int) -> None:
         if i == len(sup):
-            for cards, k in _card_ways((n[0], n[1], n[2], n[3]), hand, m):
+            for cards, k in _card_ways(n, hand, m):
                 key = (cards, used)
                 if best.get(key, _NO_WAY) > k + mk:
                     best[key] = k + mk
             return
         search(n, i + 1, m, used, mk)  # unused
-        pair = sup[i]
-        a, b = pair
-        with_it = (*used, pair)
-        if n[a]:
-            n[a] -= 1
-            search(n, i + 1, m, with_it, mk)
-            if n[b]:  # both symbols (a second unit of a when a == b), lines 133-134
-                n[b] -= 1
-                search(n, i + 1, m, with_it, mk)
-                n[b] += 1
-            n[a] += 1
-        if b != a and n[b]:
-            n[b] -= 1
-            search(n, i + 1, m, with_it, mk)
-            n[b] += 1
-        if m:  # any one unit through a marketplace (line 197)
-            for r in range(4):
-                if n[r]:
-                    n[r] -= 1
-                    search(n, i + 1, m - 1, with_it, mk + 1)
-                    n[r] += 1
+        with_it = (*used, sup[i])
+        for left, market in _card_uses(n, sup[i], m > 0):
+            search(left, i + 1, m - market, with_it, mk + market)
 
-    search(list(need), 0, markets, (), 0)
+    search(need, 0, markets, (), 0)
     return tuple(Pay(cards, used, k) for (cards, used), k in sorted(best.items()))
 
 
