@@ -10,6 +10,7 @@ import numpy as np
 
 from sim.picture import picture
 from sim.plugin import GamePlugin
+from sim.rules import resolve
 
 #: how far into a random game the shown state lies (decisions), and the seed of its deal and choices
 DECISIONS, SEED = 60, 3
@@ -19,7 +20,7 @@ def mid_game(plugin: GamePlugin) -> Any:
     """A state ``DECISIONS`` decisions into a random four-player (or the game's largest) game."""
     game = plugin.load_game()
     players = min(4, game.max_players)
-    state = game.new_state(players, {}, game.load_data(None), SEED)
+    state = game.new_state(players, resolve(game, {}), game.load_data(None), SEED)  # the default rules
     rng = np.random.default_rng(SEED)
     for _ in range(DECISIONS):
         if game.is_terminal(state):
