@@ -55,12 +55,15 @@ def _states(name: str, players: int, seed: int, every: int) -> list[Any]:
 
 def _cases(name: str) -> list[tuple[Any, int]]:
     game = get_game(name)
-    cases = []
-    for players in range(game.min_players, game.max_players + 1):
-        states = _states(name, players, seed=100 + players, every=37)
-        for i, state in enumerate(states):
-            movers = game.to_move(state)
-            cases.append((state, movers[i % len(movers)] if movers else i % players))
+    for every in (37, 1):  # every 37th decision, or every one in a game too short for that (tic-tac-toe)
+        cases = []
+        for players in range(game.min_players, game.max_players + 1):
+            states = _states(name, players, seed=100 + players, every=every)
+            for i, state in enumerate(states):
+                movers = game.to_move(state)
+                cases.append((state, movers[i % len(movers)] if movers else i % players))
+        if len(cases) >= 6:
+            break
     return cases
 
 
