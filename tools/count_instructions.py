@@ -65,6 +65,7 @@ def main(argv: list[str]) -> None:
     if "switch-on" in extra:
         switch_on()
     summary = functools.reduce(lambda _, __: simulate_chunk(plan, 1, 0, games, out), [0], None)
+    assert summary is not None  # reduce over one item returns the chunk's summary
     print("DECISIONS", summary.decisions, "GAMES", games)
 
 
