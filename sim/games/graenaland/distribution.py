@@ -57,7 +57,7 @@ class _Segment:
                 else:
                     group.append(i)
         self.hidden = hidden
-        groups = [by_res[r] for r in sorted(by_res)] if len(by_res) > 1 else list(by_res.values())
+        groups = [by_res[r] for r in sorted(by_res)]
         self.groups = groups
         self.n_cards = len(state.cards[territory])
         k = len(voters)
