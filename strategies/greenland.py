@@ -109,7 +109,16 @@ class GreenlandBase(Strategy):
     _ew: float = 0.0
     _cards_for: Any = None
     _cards: dict[int, tuple[float, float, int, int, float]]
-    _rewards: dict[int, float]
+    _terms: dict[int, tuple[float, float, int, int, float, float]]
+    _plans: dict[tuple[int, bool], float]
+    _transport: dict[int, bool]
+
+    def _fresh(self, v: GreenlandView) -> None:
+        """Start this decision's memos (what the helpers below compute from the view ``v``) if ``v`` is a
+        new view: every one of them is a function of the view alone."""
+        if self._cards_for is not v:
+            self._cards, self._terms, self._plans, self._transport = {}, {}, {}, {}
+            self._cards_for = v
 
     # ------------------------------------------------------------------ helpers
     def gens_left(self, v: GreenlandView) -> int:
@@ -218,8 +227,7 @@ class GreenlandBase(Strategy):
     def card_info(self, v: GreenlandView, card: int) -> tuple[float, float, int, int, float]:
         """(hit chance, death chance, hits needed, re-rolls, share of success left by rivals) of a die on
         ``card``, from the view (cached per decision)."""
-        if self._cards_for is not v:
-            self._cards, self._rewards, self._cards_for = {}, {}, v
+        self._fresh(v)
         info = self._cards.get(card)
         if info is None:
             hits, bloody, need, _ = self.faces(v, card)
@@ -243,14 +251,26 @@ class GreenlandBase(Strategy):
         times the reward, less the Hunters the bloody faces are expected to kill."""
         if n == 0 and not alpha:
             return 0.0
-        q = self.card_info(v, card)[1]
-        reward = self._rewards.get(card)
-        if reward is None:
-            reward = self._rewards[card] = self.reward(v, card)
-        return self.success(v, card, n, alpha) * reward - self.risk * n * q * self.life
+        p, q, need, rr, factor, reward = self.hunt_terms(v, card)
+        return p_at_least(n + min(rr, n), p, need - alpha) * factor * reward - self.risk * n * q * self.life
+
+    def hunt_terms(self, v: GreenlandView, card: int) -> tuple[float, float, int, int, float, float]:
+        """``card_info`` of ``card`` and its ``reward`` (cached per decision), what ``hunt_value`` needs."""
+        self._fresh(v)
+        terms = self._terms.get(card)
+        if terms is None:
+            terms = self._terms[card] = (*self.card_info(v, card), self.reward(v, card))
+        return terms
 
     def needs_transport(self, v: GreenlandView, card: int) -> bool:
         """Lines 46-48 from the view: a Mariner outside the homeland (a sled will do in Greenland)."""
+        self._fresh(v)
+        known = self._transport.get(card)
+        if known is None:
+            known = self._transport[card] = self._needs_transport(v, card)
+        return known
+
+    def _needs_transport(self, v: GreenlandView, card: int) -> bool:
         d: GreenlandData = v.data
         my_home = d.tribes[v.tribe[v.seat]].home
         sled = any(d.tcards[c].sled for c in v.tableau[v.seat])
@@ -278,14 +298,29 @@ class GreenlandBase(Strategy):
         (j = 1 .. what the pool and the transport allow; with ``alpha_joins`` the Alpha goes too and counts
         as one of them), so that a card needing three hits is valued by the party that can take it, not by
         its first die alone."""
+        self._fresh(v)
+        rate = self._plans.get((card, alpha_joins))
+        if rate is None:
+            rate = self._plans[card, alpha_joins] = self._plan_rate(v, card, alpha_joins)
+        return rate
+
+    def _plan_rate(self, v: GreenlandView, card: int, alpha_joins: bool) -> float:
         s = v.seat
         n, alpha = self.my_on(v, card), v.alpha[s] == card
         base = self.hunt_value(v, card, n, alpha)
         room = min(self.room(v, card), MAX_PARTY) - alpha_joins
         top = min(v.pool[s], room)
         best = -1e9
+        # hunt_value(v, card, n + j, alpha or alpha_joins), term for term, without a call per party size
+        p, q, need, rr, factor, reward = self.hunt_terms(v, card)
+        short = need - (alpha or alpha_joins)
         for j in range(0 if alpha_joins else 1, top + 1):
-            rate = (self.hunt_value(v, card, n + j, alpha or alpha_joins) - base) / (j + alpha_joins)
+            m = n + j
+            if m == 0 and not alpha_joins and not alpha:
+                value = 0.0
+            else:
+                value = p_at_least(m + min(rr, m), p, short) * factor * reward - self.risk * m * q * self.life
+            rate = (value - base) / (j + alpha_joins)
             if rate > best:
                 best = rate
         return best
@@ -407,7 +442,7 @@ class GreenlandBase(Strategy):
             return max(options, key=lambda o: self.animal_value(v, o[1]))
         best, best_v = options[-1], 0.0
         for o in options:
-            val = self.value(v, Option(*o))
+            val = self.value(v, o if o.__class__ is Option else Option(*o))
             if val > best_v + 1e-9:
                 best, best_v = o, val
         return best

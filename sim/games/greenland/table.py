@@ -63,7 +63,10 @@ def mariners(state: GreenlandState, data: GreenlandData, seat: int) -> int:
 
 def owner(state: GreenlandState, tcard: int) -> int:
     """The seat whose tableau holds ``tcard`` (-1 none)."""
-    return next((s for s in range(state.n_players) if tcard in state.tableau[s]), -1)
+    for seat, cards in enumerate(state.tableau):
+        if tcard in cards:
+            return seat
+    return -1
 
 
 def guarding(state: GreenlandState, seat: int, place: int) -> bool:
