@@ -14,7 +14,9 @@ and, as plain values, its title, a one-line description, its data folder, whethe
 cover seat balance (``own_seats``), and which runs' rule variants its own sections compare
 (``own_comparisons``, a ``"module:function"`` taking a run and saying yes or no), and optionally
 ``picture`` and ``describe`` (``"module:function"``: a state as SVG and a choice in words; see
-``sim.picture``).
+``sim.picture``), and ``search``: the game's own defaults for a search strategy's parameters
+(``"iterations=24:depth=60"``), used where a spec leaves them unset, for a game whose playouts are long
+(``strategies.registry.parse_spec``).
 
 The core (``sim/``, ``strategies/registry.py``, ``analysis/report.py``, ``analysis/study.py``) reads
 games only from here; adding a game touches no core file.
@@ -64,6 +66,7 @@ class GamePlugin:
     picture: str | None = None
     describe: str | None = None
     spaces: str | None = None  # the RL encoding module (sim.rl.codec), "module" path
+    search: str = ""  # the game's defaults for a search strategy's parameters ("key=value:key=value")
 
     def load_game(self) -> Any:
         """The game's rules object (``sim.game.Game``)."""

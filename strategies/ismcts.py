@@ -59,7 +59,10 @@ strategy to the end, ``reward=score``) are the strongest measured against the ga
 players (the README's "Search strategies" has the figures): with those players as opponents a rollout of
 their own policy predicts what they will do, and the paired comparison keeps the scripted move unless a
 better one shows.  ``tree=0:width=0:keep=0:playout=random:depth=30:reward=win:iterations=100`` is the
-classic open-tree ISMCTS of earlier versions.
+classic open-tree ISMCTS of earlier versions.  A game's plug-in may set its own defaults for any of
+these (``GamePlugin.search``, applied by ``strategies.registry.parse_spec`` where a spec leaves a
+parameter unset): Greenland's are 24 iterations and playouts cut at 60 decision points, its full playouts
+being long.
 """
 
 from __future__ import annotations

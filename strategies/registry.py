@@ -66,6 +66,19 @@ def builtin_names(game: str) -> list[str]:
     return names
 
 
+def search_defaults(game: str) -> list[tuple[str, str]]:
+    """The game's own defaults for a search strategy's parameters (its plug-in's ``search``, as
+    ``(key, value)`` pairs; none for a game without them): a spec of a searching strategy takes each one
+    it does not set itself, so ``ismcts`` in Greenland is ``ismcts:iterations=24:depth=60`` unless the
+    spec says otherwise.  The spec's text stays as written (the records name it so), its ``params`` hold
+    the defaults too."""
+    from sim.games import GAMES
+
+    plugin = GAMES.get(game)
+    text = getattr(plugin, "search", "") if plugin is not None else ""
+    return [(key, value) for key, _, value in (item.partition("=") for item in text.split(":") if item)]
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A parsed strategy spec: makes a fresh strategy per game and seat."""
@@ -111,6 +124,10 @@ def parse_spec(text: str, game: str) -> StrategySpec:
         if not eq or not key:
             raise SkaldError(f"bad strategy parameter {item!r} in {text!r} (expected key=value)")
         params.append((key, value))
+    if getattr(cls, "searches", False):
+        given = {key for key, _ in params}
+        params = [item for item in search_defaults(game) if item[0] not in given and item[0] in cls.params] \
+            + params
     spec = StrategySpec(text=text, cls=cls, params=tuple(params))
     try:  # validate parameters once, up front
         spec.make(0, np.random.default_rng(0))
@@ -177,14 +194,19 @@ def _source_comments(cls: type[Strategy]) -> dict[str, str]:
     return found
 
 
-def parameters(cls: type[Strategy]) -> list[Parameter]:
-    """The strategy's parameters: name, type, default, the values it takes and what it does."""
+def parameters(cls: type[Strategy], game: str | None = None) -> list[Parameter]:
+    """The strategy's parameters: name, type, default, the values it takes and what it does; with
+    ``game``, a searching strategy's defaults are that game's where it has its own (``search_defaults``)."""
     path = f"{cls.__module__}:{cls.__qualname__}"
     docs = PARAM_DOCS.get(path, {})
     comments = _source_comments(cls)
+    own = dict(search_defaults(game)) if game is not None and getattr(cls, "searches", False) else {}
     out = []
     for name, (kind, default) in cls.params.items():
         values, meaning = docs.get(name, (TYPE_RANGES.get(kind, kind.__name__), comments.get(name, "")))
+        if name in own:
+            meaning = f"{meaning} ({game}'s own default; {default} elsewhere)".lstrip()
+            default = kind(own[name])
         out.append(Parameter(name, kind.__name__, default, values, meaning))
     return out
 

@@ -117,3 +117,24 @@ def test_reward_vectors() -> None:
     assert normalised([1.0, 1.0]) == [0.5, 0.5]
     state = _state_after_one_round()
     assert rewards(GAME, state, 3, "score") == normalised(GAME.scores(state))
+
+
+def test_a_game_plugin_sets_its_own_search_defaults() -> None:
+    """``GamePlugin.search``: Greenland's plug-in caps ismcts at 24 iterations and playouts of 60 decision
+    points unless the spec says otherwise; a game without its own keeps the strategy's defaults, and
+    ``skald strategies`` shows the game's."""
+    from sim.commands.info import strategy_lines
+    from strategies.registry import search_defaults
+
+    assert search_defaults("greenland") == [("iterations", "24"), ("depth", "60")]
+    plain = parse_spec("ismcts", "greenland")
+    assert plain.text == "ismcts"  # recorded as written
+    made = plain.make(0, np.random.default_rng(0))
+    assert (made.iterations, made.depth) == (24, 60)
+    mine = parse_spec("ismcts:iterations=8", "greenland").make(0, np.random.default_rng(0))
+    assert (mine.iterations, mine.depth) == (8, 60)  # the spec's own value wins
+    mainland = parse_spec("ismcts", "mainland").make(0, np.random.default_rng(0))
+    assert (mainland.iterations, mainland.depth) == (40, 0)
+    assert parse_spec("greedy", "greenland").params == ()  # only searching strategies take them
+    lines = "\n".join(strategy_lines("ismcts", "greenland"))
+    assert "iterations=24" in lines and "greenland's own default; 40 elsewhere" in lines

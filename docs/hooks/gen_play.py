@@ -166,7 +166,7 @@ def strategies_section(plugin: GamePlugin) -> list[str]:
             f"Class: `{cls.__module__}:{cls.__qualname__}`.",
             "",
         ]
-        params = parameters(cls)
+        params = parameters(cls, plugin.name)
         if params:
             rows = [
                 [f"`{p.name}`", p.kind, f"`{p.default}`", plain(p.values), plain(p.meaning)] for p in params

@@ -64,7 +64,7 @@ def strategy_lines(name: str, game: str, width: int = 100) -> list[str]:
     lines = [f"{name}  ({cls.__module__}:{cls.__qualname__})"]
     lines += textwrap.wrap(describe(cls), width - 2, initial_indent="  ", subsequent_indent="  ",
                            break_on_hyphens=False)
-    params = parameters(cls)
+    params = parameters(cls, game)
     if not params:
         lines.append("  parameters: none")
         return lines
