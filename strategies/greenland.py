@@ -110,8 +110,13 @@ class GreenlandBase(Strategy):
     _cards_for: Any = None
     _cards: dict[int, tuple[float, float, int, int, float]]
     _terms: dict[int, tuple[float, float, int, int, float, float]]
+    _dice: dict[tuple[Any, ...], tuple[float, float, int, int]]
     _plans: dict[tuple[int, bool], float]
     _transport: dict[int, bool]
+
+    def __init__(self, seat: int, rng: Any, **params: Any) -> None:
+        super().__init__(seat, rng, **params)
+        self._dice = {}  # a die's odds by what they depend on (card_info), for the whole game
 
     def _fresh(self, v: GreenlandView) -> None:
         """Start this decision's memos (what the helpers below compute from the view ``v``) if ``v`` is a
@@ -230,14 +235,20 @@ class GreenlandBase(Strategy):
         self._fresh(v)
         info = self._cards.get(card)
         if info is None:
-            hits, bloody, need, _ = self.faces(v, card)
+            seat = v.seat
+            # the die's odds, need and re-rolls depend only on these (faces, rerolls): kept for the game
+            key = (card, card in v.cold[0] or card in v.cold[1], card in v.hostile, v.tableau[seat],
+                   v.elders[seat])
+            dice = self._dice.get(key)
+            if dice is None:
+                hits, bloody, need, _ = self.faces(v, card)
+                dice = self._dice[key] = (len(hits) / 6, len(bloody) / 6, need,
+                                          self.rerolls(v, v.data.biomes[card].type))
             others = any(
-                v.hunters[s].get(card, 0) or v.alpha[s] == card for s in range(v.n_players) if s != v.seat
+                v.hunters[s].get(card, 0) or v.alpha[s] == card for s in range(v.n_players) if s != seat
             )
             factor = 0.45 if others and not v.data.biomes[card].new_world else 1.0
-            rr = self.rerolls(v, v.data.biomes[card].type)
-            info = (len(hits) / 6, len(bloody) / 6, need, rr, factor)
-            self._cards[card] = info
+            info = self._cards[card] = (*dice, factor)
         return info
 
     def success(self, v: GreenlandView, card: int, n: int, alpha: bool) -> float:
@@ -566,7 +577,7 @@ class GreenlandBase(Strategy):
         spare = v.energy[s] - self.upkeep_due(v) - self.reserve
         best, best_v = options[-1], 0.0
         for raw in options:
-            o = Option(*raw)
+            o = raw if raw.__class__ is Option else Option(*raw)
             val = 0.0
             if o.kind == "convert":  # only from generation ``convert_at`` on, and only when it pays
                 pays = v.generation >= self.convert_at and self.mono_points(v) > self.poly_points(v)

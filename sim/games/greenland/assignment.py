@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from sim.games.greenland.data import N_RANKS, GreenlandData
 from sim.games.greenland.state import ALPHA_ELDER, ALPHA_POOL, DONE, TPLACE, GreenlandState, Option
 from sim.games.greenland.table import WAR_CHIEF, colony, guarding, has, take_one, visible
 from sim.games.greenland.transport import can_send, sender
+
+#: the same immutable Option for the same fields (options are compared by value, never by identity):
+#: cheaper than making one per destination at every assignment
+_option = cache(Option)
 
 
 def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> list[Option]:
@@ -19,7 +24,7 @@ def assign_options(state: GreenlandState, data: GreenlandData, seat: int) -> lis
     dests = destinations(state, data, seat, sender(state, data, seat))
     out = [tribesman_option(state, seat, d) for d in dests] if state.pool[seat] else []
     if alpha:
-        out += [Option("alpha", d) for d in dests]
+        out += [_option("alpha", d) for d in dests]
     out.append(DONE)
     return out
 
@@ -40,10 +45,10 @@ def destinations(state: GreenlandState, data: GreenlandData, seat: int, ok: Any)
 def tribesman_option(state: GreenlandState, seat: int, dest: int) -> Option:
     """The assignment of an unassigned tribesman to a place of ``destinations``."""
     if dest < 0:
-        return Option("promote", -1 - dest)
+        return _option("promote", -1 - dest)
     if dest >= TPLACE:
-        return Option("guard" if guarding(state, seat, dest) else "raid", dest)
-    return Option("hunt", dest)
+        return _option("guard" if guarding(state, seat, dest) else "raid", dest)
+    return _option("hunt", dest)
 
 
 def tableau_places(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[int]:
