@@ -115,5 +115,5 @@ def test_strategies_prints_whole_plain_descriptions_and_parameters(game: str, ca
         assert text.endswith(".") and len(text) > 40, (name, text)
         assert "``" not in text and not re.search(r"\.(txt|py|md)\b", text), (name, text)
         assert text in flat, f"{name}: the whole description is not printed"
-        for p in parameters(cls):
+        for p in parameters(cls, game):  # a game's own search defaults (GamePlugin.search) shown
             assert f"{p.name}={p.default}: {p.kind}, {p.values}" in flat, (name, p)
