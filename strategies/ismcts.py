@@ -62,7 +62,8 @@ better one shows.  ``tree=0:width=0:keep=0:playout=random:depth=30:reward=win:it
 classic open-tree ISMCTS of earlier versions.  A game's plug-in may set its own defaults for any of
 these (``GamePlugin.search``, applied by ``strategies.registry.parse_spec`` where a spec leaves a
 parameter unset): Greenland's are 24 iterations and playouts cut at 60 decision points, its full playouts
-being long.
+being long (chosen for cost: at them the search plays about as well as greedy, the README's "Search
+strategies").
 """
 
 from __future__ import annotations
