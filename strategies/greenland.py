@@ -68,6 +68,17 @@ def p_at_least(n: int, p: float, k: int) -> float:
     return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
+def _hunt_value(terms: tuple[float, float, int, int, float, float], n: int, alpha: bool, risk: float,
+                life: float) -> float:
+    """``GreenlandBase.hunt_value`` from a card's ``hunt_terms``: the chance that ``n`` dice (plus the
+    Alpha's automatic hit) take it times the reward, less the Hunters its bloody faces are expected to
+    kill (``risk`` and ``life`` the strategy's weights)."""
+    if n == 0 and not alpha:
+        return 0.0
+    p, q, need, rr, factor, reward = terms
+    return p_at_least(n + min(rr, n), p, need - alpha) * factor * reward - risk * n * q * life
+
+
 class GreenlandBase(Strategy):
     """One-ply valuation; the parameters are its weights (see the module doc)."""
 
@@ -262,8 +273,7 @@ class GreenlandBase(Strategy):
         times the reward, less the Hunters the bloody faces are expected to kill."""
         if n == 0 and not alpha:
             return 0.0
-        p, q, need, rr, factor, reward = self.hunt_terms(v, card)
-        return p_at_least(n + min(rr, n), p, need - alpha) * factor * reward - self.risk * n * q * self.life
+        return _hunt_value(self.hunt_terms(v, card), n, alpha, self.risk, self.life)
 
     def hunt_terms(self, v: GreenlandView, card: int) -> tuple[float, float, int, int, float, float]:
         """``card_info`` of ``card`` and its ``reward`` (cached per decision), what ``hunt_value`` needs."""
@@ -322,16 +332,9 @@ class GreenlandBase(Strategy):
         room = min(self.room(v, card), MAX_PARTY) - alpha_joins
         top = min(v.pool[s], room)
         best = -1e9
-        # hunt_value(v, card, n + j, alpha or alpha_joins), term for term, without a call per party size
-        p, q, need, rr, factor, reward = self.hunt_terms(v, card)
-        short = need - (alpha or alpha_joins)
+        terms, joined = self.hunt_terms(v, card), alpha or alpha_joins
         for j in range(0 if alpha_joins else 1, top + 1):
-            m = n + j
-            if m == 0 and not alpha_joins and not alpha:
-                value = 0.0
-            else:
-                value = p_at_least(m + min(rr, m), p, short) * factor * reward - self.risk * m * q * self.life
-            rate = (value - base) / (j + alpha_joins)
+            rate = (_hunt_value(terms, n + j, joined, self.risk, self.life) - base) / (j + alpha_joins)
             if rate > best:
                 best = rate
         return best
