@@ -40,6 +40,7 @@ def nav() -> list[Any]:
         {"Reading the report": "report.md"},
         {"Pictures and replays": "pictures.md"},
         {"Scaling out": "scaling.md"},
+        {"Speed": "speed.md"},
         {"Tuning": "tuning.md"},
         {"Writing a game": "writing-a-game.md"},
         {"PettingZoo environment": "pettingzoo.md"},
