@@ -50,6 +50,7 @@ from sim.runner import (
 )
 from sim.search import searchable
 from sim.seeding import game_seed
+from sim.summary import SEARCH_KEYS, add_telemetry
 from sim.tables import TABLES
 from strategies.registry import parse_spec
 
@@ -73,7 +74,7 @@ def play_for(
     The worker first plays one untimed warm-up game (imports, loading compiled kernels), so
     each worker's rate is its own steady state.  Returns (games, decisions, seconds, CPU seconds of
     this process: on a machine shared with other work the CPU rate moves less than the wall rate, and
-    the search telemetry summed over seats and games: decisions searched, iterations, seconds).
+    the search telemetry summed over seats and games, in ``sim.summary.SEARCH_KEYS`` order).
     """
     game = resolve_game(plan.game_ref)
     play_game(game, plan.players, plan.rules, plan.data, game_seed(plan.seed, 10**9 + first), plan.specs,
@@ -82,7 +83,7 @@ def play_for(
     deadline = start + seconds
     games = decisions = 0
     index = first
-    search = [0.0, 0.0, 0.0]
+    search = [0.0] * len(SEARCH_KEYS)
     while True:
         outcome = play_game(
             game,
@@ -97,8 +98,7 @@ def play_for(
         games += 1
         decisions += outcome.decisions
         for telemetry in outcome.search.values():
-            for i, key in enumerate(("decisions", "iterations", "seconds")):
-                search[i] += telemetry.get(key, 0.0)
+            add_telemetry(search, telemetry)
         index += stride
         now = time.perf_counter()
         if (max_games is not None and games >= max_games) or now >= deadline:
@@ -131,10 +131,11 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         "decisions_per_cpu_s": round(decisions_per_cpu_s, 1),
         "kind": "throughput",
     }
-    searched, iterations, spent = (sum(r[4][i] for r in results) for i in range(3))
+    searched, iterations, spent, departures = (sum(r[4][i] for r in results) for i in range(len(SEARCH_KEYS)))
     if searched:  # a search strategy: its cost per decision (ms on one worker's core) and its rate
         row["search_ms_per_decision"] = round(1000 * spent / searched, 3)
         row["search_iterations_per_s"] = round(iterations / spent, 1) if spent > 0 else None
+        row["search_left_prior"] = round(departures / searched, 4)
     return row
 
 

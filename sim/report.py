@@ -100,15 +100,17 @@ def summary_tables(summary: RunSummary) -> list[Table]:
 
 
 def search_table(summary: RunSummary) -> Table:
-    """What each search strategy spent: decisions searched, iterations, ms per decision, iterations/s."""
+    """What each search strategy spent: decisions searched, iterations, ms per decision, iterations/s,
+    and how often it played another move than its prior's."""
     table = Table(title="search (decisions with a choice; timings vary with the machine)")
-    for name in ("strategy", "decisions", "iterations", "ms/decision", "iterations/s"):
+    for name in ("strategy", "decisions", "iterations", "ms/decision", "iterations/s", "left the prior"):
         table.add_column(name, justify="left" if name == "strategy" else "right")
     for row in summary.search:
-        ms, rate = row["ms_per_decision"], row["iterations_per_second"]
+        ms, rate, left = row["ms_per_decision"], row["iterations_per_second"], row.get("left_prior")
         table.add_row(
             row["strategy"], f"{row['decisions']:,}", f"{row['iterations']:,}",
             "-" if ms is None else f"{ms:,.1f}", "-" if rate is None else f"{rate:,.0f}",
+            "-" if left is None else f"{100 * left:.1f}%",
         )
     return table
 

@@ -9,6 +9,15 @@ from typing import Any
 
 from sim.plan import RunPlan
 
+#: a search strategy's telemetry (``Strategy.telemetry``), summed per strategy in this order
+SEARCH_KEYS: tuple[str, ...] = ("decisions", "iterations", "seconds", "departures")
+
+
+def add_telemetry(totals: list[float], telemetry: dict[str, float]) -> None:
+    """Add one seat's ``telemetry`` to ``totals`` (``SEARCH_KEYS`` order; a key it lacks adds 0)."""
+    for i, key in enumerate(SEARCH_KEYS):
+        totals[i] += telemetry.get(key, 0.0)
+
 
 @dataclass
 class ChunkSummary:
@@ -25,14 +34,12 @@ class ChunkSummary:
     seconds: float = 0.0
     first_error: str | None = None  # message of the chunk's first errored game
     parts: dict[str, bytes] | None = None  # the Parquet parts' bytes, when the caller writes them
-    #: search telemetry by strategy index (as a string: JSON keys): [decisions, iterations, seconds]
+    #: search telemetry by strategy index (as a string: JSON keys), in ``SEARCH_KEYS`` order
     search: dict[str, list[float]] = field(default_factory=dict)
 
     def add_search(self, index: int, telemetry: dict[str, float]) -> None:
         """Add one seat's search telemetry (``GameOutcome.search``) to its strategy's totals."""
-        totals = self.search.setdefault(str(index), [0.0, 0.0, 0.0])
-        for i, key in enumerate(("decisions", "iterations", "seconds")):
-            totals[i] += telemetry.get(key, 0.0)
+        add_telemetry(self.search.setdefault(str(index), [0.0] * len(SEARCH_KEYS)), telemetry)
 
     def to_json(self) -> dict[str, Any]:
         """The summary without the parts, as a JSON object (the resume log's line)."""
@@ -120,14 +127,20 @@ def summarize(
 
 def search_rows(texts: list[str], summaries: list[ChunkSummary]) -> list[dict[str, Any]]:
     """One row per search strategy of the run: its decisions searched (those with a choice), iterations,
-    seconds, ms per decision and iterations per second (timings: they vary from run to run)."""
+    seconds, ms per decision and iterations per second (timings: they vary from run to run), and the
+    share of its decisions that departed from its prior's move (``left_prior``; a function of the
+    seed).  A chunk logged before departures were counted adds none (its totals have three entries)."""
     rows = []
     for text in dict.fromkeys(texts):
         idx = {str(i) for i, t in enumerate(texts) if t == text}
-        totals = [sum(s.search.get(i, [0.0] * 3)[k] for s in summaries for i in idx) for k in range(3)]
-        decisions, iterations, seconds = totals
         if not any(str(i) in s.search for s in summaries for i in idx):
             continue
+        totals = [0.0] * len(SEARCH_KEYS)
+        for s in summaries:
+            for i in idx:
+                for k, value in enumerate(s.search.get(i, [])):
+                    totals[k] += value
+        decisions, iterations, seconds, departures = totals
         rows.append({
             "strategy": text,
             "decisions": int(decisions),
@@ -135,5 +148,7 @@ def search_rows(texts: list[str], summaries: list[ChunkSummary]) -> list[dict[st
             "seconds": round(seconds, 3),
             "ms_per_decision": round(1000 * seconds / decisions, 3) if decisions else None,
             "iterations_per_second": round(iterations / seconds, 1) if seconds > 0 else None,
+            "departures": int(departures),
+            "left_prior": round(departures / decisions, 4) if decisions else None,
         })
     return rows

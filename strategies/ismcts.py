@@ -162,6 +162,8 @@ class ISMCTSStrategy(Strategy):
         #: iterations run and decisions searched in this game (telemetry for bench and summaries)
         self.iterations_run = 0
         self.decisions_searched = 0
+        #: decisions searched whose move is not the prior's (how often search changed the scripted move)
+        self.departures = 0
         #: the tree of the last decision searched (for inspection)
         self.last_root: Node | None = None
         self.seconds_searched = 0.0
@@ -171,11 +173,14 @@ class ISMCTSStrategy(Strategy):
         self.context = context
 
     def telemetry(self) -> dict[str, float]:
-        """Decisions searched (those with more than one option), iterations run and seconds spent."""
+        """Decisions searched (those with more than one option), iterations run, seconds spent and
+        departures: the decisions searched whose move differs from the prior's choice (none without a
+        prior)."""
         return {
             "decisions": float(self.decisions_searched),
             "iterations": float(self.iterations_run),
             "seconds": self.seconds_searched,
+            "departures": float(self.departures),
         }
 
     # ----------------------------------------------------------------- the search
@@ -206,7 +211,10 @@ class ISMCTSStrategy(Strategy):
         self.iterations_run += done
         self.decisions_searched += 1
         self.last_root = root
-        return options[allowed[self._final_choice(root, allowed)]]
+        key = self._final_choice(root, allowed)
+        if self._root_order and key != self._root_order[0]:
+            self.departures += 1
+        return options[allowed[key]]
 
     def _final_choice(self, root: Node, allowed: dict[Any, int]) -> Any:
         """The key played: the most visited root arm (on a tie the prior's choice, then the best mean);

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sim.bench import bench
 from sim.runner import RunConfig, run
-from sim.summary import ChunkSummary
+from sim.summary import ChunkSummary, search_rows
 from strategies.registry import parse_spec
 from tests.toy_game import HIGH
 
@@ -63,4 +63,32 @@ def test_chunk_telemetry_survives_the_resume_log() -> None:
     chunk.add_search(1, {"decisions": 3.0, "iterations": 30.0, "seconds": 0.5})
     chunk.add_search(1, {"decisions": 1.0, "iterations": 10.0, "seconds": 0.25})
     back = ChunkSummary.from_json(json.loads(json.dumps(chunk.to_json())))
-    assert back.search == {"1": [4.0, 40.0, 0.75]}
+    assert back.search == {"1": [4.0, 40.0, 0.75, 0.0]}
+
+
+def test_a_chunk_logged_before_departures_were_counted_still_sums() -> None:
+    """A resume log written before the fourth total (departures) existed: its three totals still count,
+    and its chunk adds no departures."""
+    old = ChunkSummary.from_json({"chunk": 0, "search": {"0": [2.0, 20.0, 1.0]}})
+    new = ChunkSummary(chunk=1)
+    new.add_search(0, {"decisions": 2.0, "iterations": 20.0, "seconds": 1.0, "departures": 1.0})
+    (row,) = search_rows(["ismcts:iterations=10"], [old, new])
+    assert (row["decisions"], row["iterations"], row["departures"], row["left_prior"]) == (4, 40, 1, 0.25)
+
+
+def test_departures_count_the_moves_that_are_not_the_priors(registered: str, tmp_path: Path) -> None:
+    """Issue 19's telemetry, "how often search changed the scripted move": with ``keep`` so large that
+    no arm can beat the prior's on the paired samples the search never leaves it; trusting the visit
+    counts (``keep=0``) it does, sometimes; without a prior there is nothing to leave.  The toy game's
+    plug-in has no scripted strategy, so the prior is named (``random``: a blind first arm to leave)."""
+
+    def left(spec: str) -> tuple[int, float]:
+        summary = run(RunConfig(game=registered, players=2, games=8, strategies=[spec, HIGH], jobs=1, seed=3,
+                                progress=False, out=tmp_path / spec.replace(":", "_").replace("=", "-")))
+        (row,) = summary.search
+        return row["departures"], row["left_prior"]
+
+    assert left("ismcts:iterations=24:prior=random:keep=1000") == (0, 0.0)
+    departures, share = left("ismcts:iterations=24:prior=random:keep=0")
+    assert departures > 0 and 0 < share < 1
+    assert left("ismcts:iterations=24:prior=none:keep=0") == (0, 0.0)

@@ -61,7 +61,7 @@ def match(game: str, players: int, games: int, search: str, opponent: str | None
         "win_share": round(float(est.estimate), 3), "low": round(float(est.low), 3),
         "high": round(float(est.high), 3), "blocks": int(est.clusters), "left_out": int(left_out),
         "above_parity": bool(float(est.low) > 1 / players), "ms_per_decision": ms,
-        "decisions_per_game": round(row.get("decisions", 0) / games, 1),
+        "decisions_per_game": round(row.get("decisions", 0) / games, 1), "left_prior": row.get("left_prior"),
         "minutes_per_game": round(minutes, 2), "hours_for_200_one_core": round(minutes * BAR_GAMES / 60, 2),
     }
 

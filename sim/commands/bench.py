@@ -51,6 +51,7 @@ SPEED = (
 SEARCH = (
     ("search ms/decision", lambda r: _search(r, "search_ms_per_decision", "{:,.1f}")),
     ("search iterations/s", lambda r: _search(r, "search_iterations_per_s", "{:,.0f}")),
+    ("left the prior", lambda r: _search(r, "search_left_prior", "{:.1%}")),
 )
 
 
