@@ -27,6 +27,7 @@ from typing import Any
 
 from analysis.findings import Finding
 from analysis.inference import adjust
+from analysis.sections.blocks import gap_points
 
 EQUAL_CHANCES = " equal chances"
 WIN_RATE = " win rate"
@@ -101,7 +102,7 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
         if test.detectable is None
         else "; not even a 100-point gap would reliably show at this size"
         if test.detectable >= 1
-        else f"; gaps below {100 * test.detectable:.0f} points would not reliably show at this size"
+        else f"; gaps below {gap_points(test.detectable)} points would not reliably show at this size"
     )
     if worst is None:
         return f"the {test.test} gives {p_words(test)} ({games}){gap}."
@@ -402,7 +403,7 @@ def stronger_play(verdict: Finding, findings: Sequence[Finding]) -> str:
         if gap is None
         else "; not even a 100-point gap would reliably show under search at this size"
         if gap >= 1
-        else f"; under search gaps below {100 * gap:.0f} points would not reliably show at this size"
+        else f"; under search gaps below {gap_points(gap)} points would not reliably show at this size"
     )
     who = group_words({"players": g.get("players"), "variant": g.get("variant"), "mix": g.get("search")})
     return f"{verdict.test} ({who}): " + "; ".join(sides) + power + "."

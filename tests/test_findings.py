@@ -18,6 +18,7 @@ import pytest
 
 from analysis.findings import FIELDS, Finding, document, from_frame, read_findings
 from analysis.report import write_report
+from analysis.sections.blocks import gap_points
 from analysis.verdicts import verdicts
 from sim.cli import _main
 
@@ -114,6 +115,11 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
     quiet = [Finding(**{**f.__dict__, "p_adjusted": 0.4, "p_value": 0.2}) for f in found[:1]] + found[1:]
     (v,) = verdicts(quiet)
     assert not v.significant and "gaps below 13 points would not reliably show" in v.text
+    # the verdict rounds a detectable gap as the sections' tables and sentences do (up, gap_points):
+    # 0.442 reads 45 points on the page everywhere, never 44 in one place and 45 in another
+    wide = [Finding(**{**f.__dict__, "detectable": 0.442}) for f in quiet[:1]] + quiet[1:]
+    (v,) = verdicts(wide)
+    assert gap_points(0.442) == "45" and "gaps below 45 points would not reliably show" in v.text
 
 
 def test_a_comparison_verdict_names_only_differences_that_survive_the_correction() -> None:
