@@ -119,6 +119,27 @@ def test_reward_vectors() -> None:
     assert rewards(GAME, state, 3, "score") == normalised(GAME.scores(state))
 
 
+def test_a_cut_playout_is_judged_by_the_games_evaluate_where_it_declares_one() -> None:
+    """README, Search strategies: a playout cut before the end is judged by ``evaluate(state, seat)``
+    where the game declares it, else by the scores of the moment; a finished game always by its result."""
+
+    class Judged:
+        def __init__(self, game: object) -> None:
+            self._game = game
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._game, name)
+
+        def evaluate(self, state: object, seat: int) -> float:
+            return 0.1 * (seat + 1)
+
+    state = _state_after_one_round()
+    assert not GAME.is_terminal(state)
+    assert rewards(Judged(GAME), state, 3, "score") == pytest.approx([0.1, 0.2, 0.3])
+    assert rewards(Judged(GAME), state, 3, "rank") == pytest.approx([0.1, 0.2, 0.3])
+    assert rewards(GAME, state, 3, "rank") == rank_utility(GAME.scores(state))
+
+
 def test_a_game_plugin_sets_its_own_search_defaults() -> None:
     """``GamePlugin.search``: Greenland's plug-in caps ismcts at 24 iterations and playouts of 60 decision
     points unless the spec says otherwise; a game without its own keeps the strategy's defaults, and
