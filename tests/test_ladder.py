@@ -123,13 +123,32 @@ def test_study_all_key_is_checked_and_long_studies_stay_out_of_all() -> None:
         assert not found[name].in_all and f"skald study {name}" in found[name].description
     assert all(s.in_all for n, s in found.items() if n not in ("skill-ladder", "stronger-play"))
     ladder_plan = found["skill-ladder"].plan()
-    assert [ladder.rung_of(r.strategies).label for r in ladder_plan] == [  # type: ignore[union-attr]
-        "8 vs 4",
-        "16 vs 8",
-        "32 vs 16",
-        "64 vs 32",
+    rungs = [(r.game, r.players, ladder.rung_of(r.strategies).label) for r in ladder_plan]  # type: ignore[union-attr]
+    labels = ["8 vs 4", "16 vs 8", "32 vs 16", "64 vs 32"]
+    # issue 19: "For each game: budget 2k against budget k over doubling budgets", at its smallest count
+    assert rungs == [
+        (game, players, label)
+        for game, players in (("mainland", 2), ("knarr", 2), ("graenaland", 3), ("greenland", 2))
+        for label in labels
     ]
 
+
+
+def test_the_packaged_stronger_play_study_searches_every_game_at_two_budgets() -> None:
+    """Issue 19, "Verdicts under stronger play": every game's scripted mirror beside mirrors of a search
+    strategy in every seat at two budgets, the same players and rules; the search is the default rollout
+    search (no open-tree parameters), the one measured to beat greedy (README, Search strategies)."""
+    plan = studies.packaged()["stronger-play"].plan()
+    for game in ("mainland", "knarr", "greenland", "graenaland"):
+        runs = [r for r in plan if r.game == game]
+        scripted = [r for r in runs if not stronger.searches(r.strategies[0], game)]
+        search = [r for r in runs if stronger.searches(r.strategies[0], game)]
+        assert len(scripted) == 1 and len(search) == 2, game
+        assert all(len(set(r.strategies)) == 1 for r in runs), game  # mirrors
+        assert {(r.players, str(r.rules)) for r in runs} == {(scripted[0].players, str(scripted[0].rules))}
+        budgets = sorted(ladder.split_spec(r.strategies[0])[1] or 0 for r in search)
+        assert budgets[0] > 0 and budgets[1] == 4 * budgets[0], (game, budgets)
+        assert all(ladder.split_spec(r.strategies[0])[0] == "ismcts" for r in search), game
 
 TOY_STUDY = """
 [study]
@@ -202,3 +221,22 @@ def test_a_small_study_end_to_end(
         "position win rate",
     }
     assert verdicts[0]["test"] in page.split('id="secretbid-stronger-play"')[0]  # on the verdict page too
+
+
+@pytest.mark.parametrize("name", ["skill-ladder-rollout", "stronger-play-told"])
+def test_the_measurement_study_files_in_tools_parse_and_plan(name: str) -> None:
+    """The study files behind issue 19's figures (tools/studies/, run with ``skald study --file``) stay
+    valid: the rollout ladder's runs are rungs of the default search, the told study's search runs are as
+    large as their scripted mirrors."""
+    path = Path(__file__).parent.parent / "tools" / "studies" / f"{name}.toml"
+    plan = studies.parse(path.read_text(), str(path)).plan()
+    if name == "skill-ladder-rollout":
+        rungs = [ladder.rung_of(r.strategies) for r in plan]
+        assert all(r is not None and ladder.split_spec(r.high)[0] == "ismcts" for r in rungs)
+        labels = [r.label for r in rungs if r is not None]
+        assert labels == ["10 vs 5", "20 vs 10", "40 vs 20", "80 vs 40"] * 2
+    else:
+        for game in ("mainland", "knarr"):
+            runs = [r for r in plan if r.game == game]
+            scripted = [r for r in runs if not stronger.searches(r.strategies[0], game)]
+            assert len(scripted) == 1 and all(r.games == scripted[0].games for r in runs), game
