@@ -18,6 +18,9 @@ It checks, each as a named step of the ``Report`` it returns:
 * ``hidden``: ``game.determinize(state, seat, rng)`` (what search strategies use: every piece of
   information hidden from ``seat`` resampled) leaves ``seat``'s view, options and ``to_move`` unchanged
   and the original state untouched; skipped for a game that does not declare it;
+* ``evaluate``: where the game declares ``evaluate(state, seat)`` (the judge of a search playout cut
+  before the end), every seat's value is a number in [0, 1], the same when asked again, and the state is
+  untouched; skipped for a game that does not declare it;
 * ``seeds``: one game is a function of its seed (the same seed replays it);
 * ``global random``: nothing draws from or reads numpy's or the ``random`` module's global generators;
 * ``snapshot``: ``from_dict(to_dict(state))`` mid-game plays on exactly like the original;
@@ -219,6 +222,7 @@ def check_playout(game: Game, n: int, rules: dict[str, Any], seed: int, cap: int
             probes += 1
             probe_illegal(play, choices, report)
             probe_hidden(play, n, report)
+            probe_evaluate(play, n, report)
         _record_and_apply(play, n, choices)
     check_result(game, play.state, n, where)
     expect(
@@ -374,6 +378,25 @@ def probe_hidden(play: _Playout, n: int, report: Report) -> None:
             report.count("hidden changed")
         report.count("hidden")
     expect(plain(game.to_dict(state)) == before, play.at(), "determinize changed the state it sampled")
+
+
+def probe_evaluate(play: _Playout, n: int, report: Report) -> None:
+    """Every seat's ``evaluate`` is a number in [0, 1], the same when asked again, and leaves the state
+    alone."""
+    game, state = play.game, play.state
+    evaluate: Callable[..., Any] | None = getattr(game, "evaluate", None)
+    if not callable(evaluate):
+        report.skipped["evaluate"] = f"{game.name} declares no evaluate(state, seat)"
+        return
+    before = plain(game.to_dict(state))
+    for seat in range(n):
+        where = f"{play.at()}, evaluate for seat {seat}"
+        value = evaluate(state, seat)
+        in_range = isinstance(value, (int, float)) and 0.0 <= value <= 1.0
+        expect(in_range, where, f"gave {value!r}, not in [0, 1]")
+        expect(evaluate(state, seat) == value, where, "gave another value when asked again")
+    expect(plain(game.to_dict(state)) == before, play.at(), "evaluate changed the state it judged")
+    report.count("evaluate")
 
 
 # --------------------------------------------------------------------------- seeds, snapshots, copies

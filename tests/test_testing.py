@@ -34,7 +34,8 @@ def test_a_game_without_a_protocol_method_is_named_with_it() -> None:
 
 def test_the_toy_game_passes_and_the_report_names_every_step() -> None:
     report = check_game(TOY, players=(2, 3), jobs=False)
-    assert report.game == "secretbid" and report.skipped == {"jobs": "jobs=False"}
+    assert report.game == "secretbid"
+    assert report.skipped == {"jobs": "jobs=False", "evaluate": "secretbid declares no evaluate(state, seat)"}
     assert report.checked["playouts"] == 2 * 2  # two seeds at 2 and 3 players
     for step in (
         "declaration",
@@ -103,6 +104,24 @@ class SharedCopy(Toy):
         return new
 
 
+class Evaluates(Toy):
+    """A cut search playout judged by the seat's share of the points so far."""
+
+    def evaluate(self, state: BidState, seat: int) -> float:
+        total = sum(state.points)
+        return state.points[seat] / total if total else 1.0 / len(state.points)
+
+
+class EvaluatesOutOfRange(Toy):
+    def evaluate(self, state: BidState, seat: int) -> float:
+        return float(sum(state.points) + 2)
+
+
+def test_a_declared_evaluate_is_probed() -> None:
+    report = check_game(Evaluates(), players=(2, 3), jobs=False)
+    assert report.checked.get("evaluate", 0) > 0 and "evaluate" not in report.skipped
+
+
 @pytest.mark.parametrize(
     ("game", "message"),
     [
@@ -117,6 +136,7 @@ class SharedCopy(Toy):
         (LeakyView(), r"determinize for seat \d: the seat's view changed"),
         (GlobalRandom(), r"the game drew from a global random generator"),
         (SharedCopy(), r"copy shares mutable objects with the original: \['points'\]"),
+        (EvaluatesOutOfRange(), r"evaluate for seat 0: gave \d+\.0, not in \[0, 1\]"),
     ],
     ids=lambda x: type(x).__name__ if isinstance(x, SecretBid) else "",
 )
@@ -127,7 +147,7 @@ def test_a_broken_game_fails_with_a_message_naming_what_broke(game: SecretBid, m
 
 def test_the_jobs_step_runs_the_game_in_two_worker_processes() -> None:
     report = check_game(TOY, players=2, seeds=(1,))
-    assert report.checked["jobs"] == 1 and not report.skipped
+    assert report.checked["jobs"] == 1 and "jobs" not in report.skipped
 
 
 def test_every_player_count_is_played_by_default() -> None:

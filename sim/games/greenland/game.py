@@ -9,7 +9,7 @@ from typing import Any
 
 from sim.game import GameBase, Result, RuleSwitch, copy_state, fields_doc, fields_of, result_from_scores
 from sim.games.greenland import data as data_module
-from sim.games.greenland import rules
+from sim.games.greenland import rules, value
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.rules import DICE_KINDS, pack, population, preview
 from sim.games.greenland.state import (
@@ -373,6 +373,11 @@ class Greenland(GameBase[GreenlandState, GreenlandData]):
         from sim.games.greenland.hidden import determinize
 
         return determinize(state, seat, rng)
+
+    def evaluate(self, state: GreenlandState, seat: int) -> float:
+        """A search playout cut before the end, judged for ``seat`` in [0, 1]: its fitted chance of
+        finishing ahead of each other seat, averaged (``greenland.value``)."""
+        return value.evaluate(state, seat)
 
     def from_dict(self, doc: dict[str, Any]) -> GreenlandState:
         fields = fields_of(doc)
