@@ -183,6 +183,13 @@ class ISMCTSStrategy(Strategy):
             "departures": float(self.departures),
         }
 
+    def root_samples(self) -> tuple[Any, dict[Any, list[float]]]:
+        """The last decision's paired root samples: (the prior's choice, or None without a prior; each
+        root arm's rewards in visit order, the j-th of every arm from the same determinization and
+        chance), what ``keep`` judges by (``tools/search_budget.py`` reads them)."""
+        first = self._root_order[0] if self._root_order else None
+        return first, {key: list(rewards) for key, rewards in getattr(self, "_paired", {}).items()}
+
     # ----------------------------------------------------------------- the search
 
     def choose(self, view: Any, options: Sequence[Any]) -> Any:

@@ -1,0 +1,157 @@
+"""What budget would the rollout search need to leave the scripted move for a better one? (issue 19: 'Where
+a game needs a larger budget than is practical, the note gives the budget it needs and its cost'.)
+
+    .venv/bin/python -m tools.search_budget greenland --players 2 --decisions 40 --samples 100
+
+The search plays its prior's (the best scripted strategy's) move unless another root arm beats it on
+paired samples by ``keep`` standard errors.  How many samples that takes depends on two things this tool
+measures at decision points of the prior's self-play (seat 0's decisions with a choice, every ``--every``
+-th one, over as many games as it takes):
+
+* the **gain**: how much better, in the search's own reward, the best other arm is than the prior's.  It
+  is measured without the winner's curse: the arm is chosen on the even-numbered paired samples and its
+  gain over the prior's arm measured on the odd-numbered ones (``held_out_gain``);
+* the **noise**: the standard deviation of the paired differences of that arm's rewards and the prior's.
+
+With ``--samples`` N paired samples of every root arm (the search run with ``width`` x N iterations and an
+exploration constant so large that the root arms are visited in turn), it prints the mean held-out gain
+over the decisions with its standard error, the noise (root mean square over the decisions), and from
+them the samples per arm that a gain of that size needs to clear ``keep`` standard errors four times in
+five (``needed_samples`` = ((keep + 0.84) x noise / gain)^2), the iterations (``width`` times that) and
+their cost at the measured ms per iteration.  A gain not above zero says the samples found no better arm
+on average: no budget of this search would leave the prior's move for a better one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from sim.games import get_game
+from sim.rules import resolve
+from sim.runner import play_game
+from sim.search import SearchContext
+from strategies.ismcts import ISMCTSStrategy, best_strategy
+from strategies.registry import parse_spec
+
+#: the normal quantile of 80% power: a gain of ((keep + POWER_Z) x noise / gain)^2 samples clears
+#: ``keep`` standard errors four times in five
+POWER_Z = 0.8416
+
+
+def decision_points(game: Any, players: int, count: int, every: int, seed: int) -> list[tuple[Any, Any, Any]]:
+    """``count`` (state copy, view, options) of seat 0's decisions with a choice in the self-play of the
+    game's best scripted strategy (the search's prior), every ``every``-th one, from games seeded ``seed``,
+    ``seed + 1``, ..."""
+    spec = parse_spec(best_strategy(game.name) or "random", game.name)
+    data, rules = game.load_data(None), resolve(game, {})
+    found: list[tuple[Any, Any, Any]] = []
+    seen = [0]
+
+    def observe(state: Any, choices: Any) -> None:
+        if choices is None or 0 not in choices or len(found) >= count:
+            return
+        options = game.legal_options(state, 0)
+        if len(options) > 1:
+            seen[0] += 1
+            if seen[0] % every == 0:
+                found.append((game.copy(state), game.view(state, 0), options))
+
+    while len(found) < count:
+        play_game(game, players, rules, data, seed, [spec] * players, game.default_max_decisions,
+                  observe=observe)
+        seed += 1
+    return found
+
+
+def held_out_gain(first: Any, samples: dict[Any, list[float]]) -> tuple[float, float] | None:
+    """(gain, noise) of the best other arm over the prior's: the arm chosen by its mean paired gain on
+    the even-numbered samples, its gain measured on the odd-numbered ones, and the standard deviation of
+    its paired differences on all; None with no other arm or fewer than four pairs."""
+    prior = samples.get(first)
+    if prior is None:
+        return None
+    best: tuple[float, Any] | None = None
+    for key, rewards in samples.items():
+        if key == first:
+            continue
+        m = min(len(rewards), len(prior))
+        if m < 4:
+            continue
+        diffs = np.asarray(rewards[:m]) - np.asarray(prior[:m])
+        if best is None or diffs[0::2].mean() > best[0]:
+            best = (float(diffs[0::2].mean()), diffs)
+    if best is None:
+        return None
+    diffs = best[1]
+    return float(diffs[1::2].mean()), float(diffs.std(ddof=1))
+
+
+def needed_samples(gain: float, noise: float, keep: float) -> float | None:
+    """Paired samples per arm for a mean gain ``gain`` with paired differences of standard deviation
+    ``noise`` to clear ``keep`` standard errors with 80% power; None for a gain not above zero."""
+    return ((keep + POWER_Z) * noise / gain) ** 2 if gain > 0 else None
+
+
+def measure(game_name: str, players: int, decisions: int, samples: int, every: int, seed: int,
+            search: str) -> dict[str, Any]:
+    """Play the search at ``decisions`` decision points with ``samples`` paired samples per root arm and
+    summarise gain, noise and the budget they call for (see the module docstring)."""
+    game = get_game(game_name)
+    base = parse_spec(search, game_name)
+    params = dict(base.params)
+    width = int(params.get("width", 4))
+    keep = float(params.get("keep", 1.0))
+    spec = parse_spec(f"{search}:iterations={width * samples}:c=1000000", game_name)
+    gains, noises, seconds, iterations = [], [], 0.0, 0
+    for index, (state, view, options) in enumerate(decision_points(game, players, decisions, every, seed)):
+        player = spec.make(0, np.random.default_rng(seed * 7919 + index))
+        assert isinstance(player, ISMCTSStrategy)
+        player.attach(SearchContext(game, 0, state))
+        start = time.perf_counter()
+        player.choose(view, options)
+        seconds += time.perf_counter() - start
+        iterations += player.iterations_run
+        found = held_out_gain(*player.root_samples())
+        if found is not None:
+            gains.append(found[0])
+            noises.append(found[1])
+    gain = float(np.mean(gains)) if gains else float("nan")
+    gain_se = float(np.std(gains, ddof=1) / math.sqrt(len(gains))) if len(gains) > 1 else float("nan")
+    noise = float(np.sqrt(np.mean(np.square(noises)))) if noises else float("nan")
+    ms_per_iteration = 1000.0 * seconds / max(iterations, 1)
+    needed = needed_samples(gain, noise, keep)
+    return {
+        "game": game_name, "players": players, "search": search, "decisions": len(gains),
+        "samples_per_arm": samples, "width": width, "keep": keep,
+        "held_out_gain": round(gain, 4), "gain_se": round(gain_se, 4),
+        "better_arm_share": round(float(np.mean(np.asarray(gains) > 0)), 3) if gains else None,
+        "noise": round(noise, 4), "ms_per_iteration": round(ms_per_iteration, 2),
+        "needed_samples": None if needed is None else round(needed, 1),
+        "needed_iterations": None if needed is None else math.ceil(width * needed),
+        "needed_ms_per_decision": None if needed is None else round(width * needed * ms_per_iteration),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="+", metavar="GAME")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--decisions", type=int, default=40)
+    parser.add_argument("--samples", type=int, default=100, help="paired samples per root arm")
+    parser.add_argument("--every", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--search", default="ismcts", help="the search spec (its width and keep are read)")
+    args = parser.parse_args(argv)
+    for name in args.games:
+        print(json.dumps(measure(name, args.players, args.decisions, args.samples, args.every, args.seed,
+                                 args.search)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
