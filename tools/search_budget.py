@@ -18,8 +18,13 @@ exploration constant so large that the root arms are visited in turn), it prints
 over the decisions with its standard error, the noise (root mean square over the decisions), and from
 them the samples per arm that a gain of that size needs to clear ``keep`` standard errors four times in
 five (``needed_samples`` = ((keep + 0.84) x noise / gain)^2), the iterations (``width`` times that) and
-their cost at the measured ms per iteration.  A gain not above zero says the samples found no better arm
-on average: no budget of this search would leave the prior's move for a better one.
+their cost at the measured ms per iteration.  ``effect`` (gain / noise) is scale-free: a game whose
+effect is k times smaller needs k^2 times the samples.  Gains are uneven, large at a few decisions and
+nothing at most, so the budget from the mean gain overstates what a search needs to pay at all; compare
+effects between games instead, with one where the search is known to pay.  A gain not above zero says the
+samples found no better arm on average.  ``clear_share`` is the share of the decisions at which some
+other arm beats the prior's by ``CLEAR_Z`` paired standard errors on all N samples: where a better move is
+plain to see at that budget (chance alone gives under 0.5%).
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ from sim.search import SearchContext
 from strategies.ismcts import ISMCTSStrategy, best_strategy
 from strategies.registry import parse_spec
 
+#: a gain is clear at this many standard errors of the paired differences (by chance alone, with three
+#: other arms, at under 0.5% of the decisions); z-statistics are capped at MAX_Z
+CLEAR_Z = 3.0
+MAX_Z = 50.0
 #: the normal quantile of 80% power: a gain of ((keep + POWER_Z) x noise / gain)^2 samples clears
 #: ``keep`` standard errors four times in five
 POWER_Z = 0.8416
@@ -92,6 +101,24 @@ def held_out_gain(first: Any, samples: dict[Any, list[float]]) -> tuple[float, f
     return float(diffs[1::2].mean()), float(diffs.std(ddof=1))
 
 
+def best_z(first: Any, samples: dict[Any, list[float]]) -> float | None:
+    """The largest paired z-statistic (mean difference over its standard error, on all samples) of an
+    other arm over the prior's; None with no other arm or fewer than four pairs.  Differences that are
+    all equal count as z = 0 when nothing changed, else as +-``MAX_Z``."""
+    prior = samples.get(first)
+    if prior is None:
+        return None
+    found: list[float] = []
+    for key, rewards in samples.items():
+        m = min(len(rewards), len(prior))
+        if key == first or m < 4:
+            continue
+        diffs = np.asarray(rewards[:m]) - np.asarray(prior[:m])
+        mean, sd = float(diffs.mean()), float(diffs.std(ddof=1))
+        found.append(mean / (sd / math.sqrt(m)) if sd > 0 else math.copysign(MAX_Z, mean) if mean else 0.0)
+    return max(min(max(found), MAX_Z), -MAX_Z) if found else None
+
+
 def needed_samples(gain: float, noise: float, keep: float) -> float | None:
     """Paired samples per arm for a mean gain ``gain`` with paired differences of standard deviation
     ``noise`` to clear ``keep`` standard errors with 80% power; None for a gain not above zero."""
@@ -108,7 +135,7 @@ def measure(game_name: str, players: int, decisions: int, samples: int, every: i
     width = int(params.get("width", 4))
     keep = float(params.get("keep", 1.0))
     spec = parse_spec(f"{search}:iterations={width * samples}:c=1000000", game_name)
-    gains, noises, seconds, iterations = [], [], 0.0, 0
+    gains, noises, zs, seconds, iterations = [], [], [], 0.0, 0
     for index, (state, view, options) in enumerate(decision_points(game, players, decisions, every, seed)):
         player = spec.make(0, np.random.default_rng(seed * 7919 + index))
         assert isinstance(player, ISMCTSStrategy)
@@ -118,6 +145,9 @@ def measure(game_name: str, players: int, decisions: int, samples: int, every: i
         seconds += time.perf_counter() - start
         iterations += player.iterations_run
         found = held_out_gain(*player.root_samples())
+        z = best_z(*player.root_samples())
+        if z is not None:
+            zs.append(z)
         if found is not None:
             gains.append(found[0])
             noises.append(found[1])
@@ -131,7 +161,9 @@ def measure(game_name: str, players: int, decisions: int, samples: int, every: i
         "samples_per_arm": samples, "width": width, "keep": keep,
         "held_out_gain": round(gain, 4), "gain_se": round(gain_se, 4),
         "better_arm_share": round(float(np.mean(np.asarray(gains) > 0)), 3) if gains else None,
-        "noise": round(noise, 4), "ms_per_iteration": round(ms_per_iteration, 2),
+        "clear_share": round(float(np.mean(np.asarray(zs) > CLEAR_Z)), 3) if zs else None,
+        "noise": round(noise, 4), "effect": round(gain / noise, 4) if noise > 0 else None,
+        "ms_per_iteration": round(ms_per_iteration, 2),
         "needed_samples": None if needed is None else round(needed, 1),
         "needed_iterations": None if needed is None else math.ceil(width * needed),
         "needed_ms_per_decision": None if needed is None else round(width * needed * ms_per_iteration),
