@@ -349,14 +349,22 @@ def probe_illegal(play: _Playout, choices: dict[int, Any], report: Report) -> No
     report.count("illegal")
 
 
+def _declared(game: Game, step: str, signature: str, report: Report) -> Callable[..., Any] | None:
+    """The game's optional method named in ``signature``, or None with ``step`` noted as skipped."""
+    method = getattr(game, signature.split("(")[0], None)
+    if not callable(method):
+        report.skipped[step] = f"{game.name} declares no {signature}"
+        return None
+    return method
+
+
 def probe_hidden(play: _Playout, n: int, report: Report) -> None:
     """A seat's ``determinize`` sample (the seats take turns from probe to probe) keeps that seat's view,
     ``to_move`` and (when it moves) its options, and leaves the true state alone; counts the samples that
     changed hidden information."""
     game, state = play.game, play.state
-    determinize: Callable[..., Any] | None = getattr(game, "determinize", None)
-    if not callable(determinize):
-        report.skipped["hidden"] = f"{game.name} declares no determinize(state, seat, rng)"
+    determinize = _declared(game, "hidden", "determinize(state, seat, rng)", report)
+    if determinize is None:
         return
     before = plain(game.to_dict(state))
     movers = tuple(game.to_move(state))
@@ -384,9 +392,8 @@ def probe_evaluate(play: _Playout, n: int, report: Report) -> None:
     """Every seat's ``evaluate`` is a number in [0, 1], the same when asked again, and leaves the state
     alone."""
     game, state = play.game, play.state
-    evaluate: Callable[..., Any] | None = getattr(game, "evaluate", None)
-    if not callable(evaluate):
-        report.skipped["evaluate"] = f"{game.name} declares no evaluate(state, seat)"
+    evaluate = _declared(game, "evaluate", "evaluate(state, seat)", report)
+    if evaluate is None:
         return
     before = plain(game.to_dict(state))
     for seat in range(n):

@@ -3,30 +3,13 @@ evaluate(state, seat) heuristic in [0, 1] for truncated playouts')."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from sim.games.greenland import value
 from sim.games.greenland.game import GAME
-from sim.rules import resolve
 from sim.search import rewards
+from tests.test_every_game_search import _states
 from tools.fit_greenland_value import chances, collect, scores_now, skill
-
-
-def _random_states(players: int, seed: int, every: int = 23) -> list:
-    rng = np.random.default_rng(seed)
-    state = GAME.new_state(players, resolve(GAME, {}), GAME.load_data(None), seed)
-    found, points = [], 0
-    while not GAME.is_terminal(state):
-        if points % every == 0:
-            found.append(GAME.copy(state))
-        choices = {}
-        for seat in GAME.to_move(state):
-            options = GAME.legal_options(state, seat)
-            choices[seat] = options[int(rng.integers(len(options)))]
-        GAME.apply(state, choices)
-        points += 1
-    return found
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -34,7 +17,7 @@ def test_the_seats_values_are_expected_rank_utilities(players: int) -> None:
     """Each chance of i ahead of j is one less the chance of j ahead of i, so the seats' values (mean
     chances of finishing ahead of each other seat) sum to players / 2 like rank utilities (at two
     players: win chances summing to 1), and a search's cut playout is judged by them."""
-    for state in _random_states(players, seed=7 + players):
+    for state in _states("greenland", players, seed=7 + players, every=23):
         values = [GAME.evaluate(state, seat) for seat in range(players)]
         assert sum(values) == pytest.approx(players / 2)
         assert rewards(GAME, state, players, "score") == values
@@ -44,7 +27,7 @@ def test_a_dead_tribe_is_behind_every_living_one() -> None:
     """Reference B.3.7 (a tribe reduced to 0 population is eliminated and scores 0) and line 5 (the sole
     remaining culture wins): a dead seat's value is 0 beside living seats, a living one gains a full
     place over it."""
-    state = _random_states(3, seed=11)[5]
+    state = _states("greenland", 3, seed=11, every=23)[5]
     state.alive[1] = False
     assert GAME.evaluate(state, 1) == 0.0
     for seat in (0, 2):
