@@ -26,6 +26,7 @@ from joblib import Parallel, delayed
 
 from sim.games import get_game
 from sim.games.greenland import value
+from sim.rules import resolve
 from sim.runner import play_game
 from strategies.registry import parse_spec
 
@@ -41,7 +42,7 @@ def pair_rows(players: int, seed: int, every: int) -> list[tuple[int, float, flo
     of j, 0.5 level, 0 behind (a dead tribe finishes behind a living one)."""
     game = get_game("greenland")
     data = game.load_data(None)
-    rules = {switch.name: switch.default for switch in game.rule_switches}
+    rules = resolve(game, {})
     spec = parse_spec("greedy", "greenland")
     snaps: list[tuple[int, list[tuple[float, float]], list[bool]]] = []
     count = [0]
@@ -87,10 +88,10 @@ def fit(rows: np.ndarray) -> tuple[tuple[float, float], ...]:
 
 
 def chances(rows: np.ndarray, weights: Sequence[tuple[float, float]]) -> np.ndarray:
-    """The fitted chance that i finishes ahead of j for every row."""
-    w = np.array([weights[int(g) - 1] for g in rows[:, 0]])
-    z = np.clip(w[:, 0] * rows[:, 1] + w[:, 1] * rows[:, 2], -40, 40)
-    return 1.0 / (1.0 + np.exp(-z))
+    """The fitted chance that i finishes ahead of j for every row (``value.ahead_chance`` on the row's
+    differences, as ``evaluate`` computes it)."""
+    return np.array([value.ahead_chance(weights[int(g) - 1], (score, pop), (0.0, 0.0))
+                     for g, score, pop, _ in rows])
 
 
 def scores_now(rows: np.ndarray) -> np.ndarray:

@@ -84,26 +84,27 @@ def decision_points(game: Any, players: int, count: int, every: int, seed: int) 
     return found
 
 
+def _paired_diffs(first: Any, samples: dict[Any, list[float]]) -> list[np.ndarray]:
+    """Each other root arm's rewards less the prior's on the samples both saw (at least four pairs)."""
+    prior = samples.get(first)
+    if prior is None:
+        return []
+    found = []
+    for key, rewards in samples.items():
+        m = min(len(rewards), len(prior))
+        if key != first and m >= 4:
+            found.append(np.asarray(rewards[:m]) - np.asarray(prior[:m]))
+    return found
+
+
 def held_out_gain(first: Any, samples: dict[Any, list[float]]) -> tuple[float, float] | None:
     """(gain, noise) of the best other arm over the prior's: the arm chosen by its mean paired gain on
     the even-numbered samples, its gain measured on the odd-numbered ones, and the standard deviation of
     its paired differences on all; None with no other arm or fewer than four pairs."""
-    prior = samples.get(first)
-    if prior is None:
+    arms = _paired_diffs(first, samples)
+    if not arms:
         return None
-    best: tuple[float, Any] | None = None
-    for key, rewards in samples.items():
-        if key == first:
-            continue
-        m = min(len(rewards), len(prior))
-        if m < 4:
-            continue
-        diffs = np.asarray(rewards[:m]) - np.asarray(prior[:m])
-        if best is None or diffs[0::2].mean() > best[0]:
-            best = (float(diffs[0::2].mean()), diffs)
-    if best is None:
-        return None
-    diffs = best[1]
+    diffs = max(arms, key=lambda d: float(d[0::2].mean()))
     return float(diffs[1::2].mean()), float(diffs.std(ddof=1))
 
 
@@ -111,17 +112,11 @@ def best_z(first: Any, samples: dict[Any, list[float]]) -> float | None:
     """The largest paired z-statistic (mean difference over its standard error, on all samples) of an
     other arm over the prior's; None with no other arm or fewer than four pairs.  Differences that are
     all equal count as z = 0 when nothing changed, else as +-``MAX_Z``."""
-    prior = samples.get(first)
-    if prior is None:
-        return None
     found: list[float] = []
-    for key, rewards in samples.items():
-        m = min(len(rewards), len(prior))
-        if key == first or m < 4:
-            continue
-        diffs = np.asarray(rewards[:m]) - np.asarray(prior[:m])
+    for diffs in _paired_diffs(first, samples):
         mean, sd = float(diffs.mean()), float(diffs.std(ddof=1))
-        found.append(mean / (sd / math.sqrt(m)) if sd > 0 else math.copysign(MAX_Z, mean) if mean else 0.0)
+        steady = math.copysign(MAX_Z, mean) if mean else 0.0
+        found.append(mean / (sd / math.sqrt(len(diffs))) if sd > 0 else steady)
     return max(min(max(found), MAX_Z), -MAX_Z) if found else None
 
 
@@ -136,10 +131,9 @@ def measure(game_name: str, players: int, decisions: int, samples: int, every: i
     """Play the search at ``decisions`` decision points with ``samples`` paired samples per root arm and
     summarise gain, noise and the budget they call for (see the module docstring)."""
     game = get_game(game_name)
-    base = parse_spec(search, game_name)
-    params = dict(base.params)
-    width = int(params.get("width", 4))
-    keep = float(params.get("keep", 1.0))
+    searcher = parse_spec(search, game_name).make(0, np.random.default_rng(0))
+    assert isinstance(searcher, ISMCTSStrategy), f"{search!r} is not an ismcts spec"
+    width, keep = searcher.width, searcher.keep
     spec = parse_spec(f"{search}:iterations={width * samples}:c=1000000", game_name)
     gains, noises, zs, seconds, iterations = [], [], [], 0.0, 0
     for index, (state, view, options) in enumerate(decision_points(game, players, decisions, every, seed)):
@@ -150,8 +144,8 @@ def measure(game_name: str, players: int, decisions: int, samples: int, every: i
         player.choose(view, options)
         seconds += time.perf_counter() - start
         iterations += player.iterations_run
-        found = held_out_gain(*player.root_samples())
-        z = best_z(*player.root_samples())
+        root = player.root_samples()
+        found, z = held_out_gain(*root), best_z(*root)
         if z is not None:
             zs.append(z)
         if found is not None:
