@@ -60,6 +60,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _main(argv: list[str] | None) -> int:
+    code = _dispatch(argv)
+    if code == 0:  # an error comes alone; a plug-in that failed to load is named after what went well
+        from sim.plugin import broken_notes
+
+        for line in broken_notes():
+            print(f"note: {one_line(line)}", file=sys.stderr, flush=True)
+    return code
+
+
+def _dispatch(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command_line[:] = ["skald", *args]
     try:

@@ -95,33 +95,64 @@ class GamePlugin:
         return out
 
 
+#: the plug-ins that failed to load, by entry-point name: why, in one line (filled by ``registered``)
+_BROKEN: dict[str, str] = {}
+
+
+def _load(entry: metadata.EntryPoint) -> GamePlugin:
+    """The ``GamePlugin`` an entry point names; a ``SkaldError`` saying why it failed to load otherwise."""
+    where = f"game plug-in {entry.name!r} (entry point {entry.name} = {entry.value}) failed to load"
+    try:
+        plugin = entry.load()
+    except Exception as exc:  # a plug-in's own import error, whatever it is, is the plug-in's failure
+        raise SkaldError(f"{where}: {type(exc).__name__}: {exc}") from None
+    if not isinstance(plugin, GamePlugin):
+        raise SkaldError(f"{where}: it is a {type(plugin).__name__}, not a sim.plugin.GamePlugin")
+    if plugin.name != entry.name:
+        raise SkaldError(f"{where}: it declares the name {plugin.name!r}")
+    return plugin
+
+
 @cache
 def registered() -> dict[str, GamePlugin]:
-    """Every game registered under ``skald.games``, by name, in the order of their names.
+    """Every game registered under ``skald.games`` that loads, by name, in the order of their names.
 
-    A ``SkaldError`` names an entry point that does not load to a ``GamePlugin`` or whose name differs
-    from its plug-in's; none at all means Skald is not installed (``pip install -e .``)."""
+    An entry point that does not load to a ``GamePlugin`` of its own name is left out and kept in
+    ``broken`` (the command line names it in a note; asking for that game says why it failed); none at
+    all means Skald is not installed (``pip install -e .``)."""
     found: dict[str, GamePlugin] = {}
+    _BROKEN.clear()
     for entry in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
         try:
-            plugin = entry.load()
-        except Exception as exc:
-            raise SkaldError(f"game plug-in {entry.name!r} ({entry.value}) does not load: {exc}") from None
-        if not isinstance(plugin, GamePlugin):
-            raise SkaldError(f"game plug-in {entry.name!r} ({entry.value}) is not a sim.plugin.GamePlugin")
-        if plugin.name != entry.name:
-            raise SkaldError(f"game plug-in {entry.name!r} declares the name {plugin.name!r}")
+            plugin = _load(entry)
+        except SkaldError as exc:
+            _BROKEN.setdefault(entry.name, str(exc))
+            continue
         found.setdefault(plugin.name, plugin)
-    if not found:
+    if not found and not _BROKEN:
         raise SkaldError(
             f"no games are registered under the entry points {GROUP!r} (install Skald: pip install -e .)"
         )
     return found
 
 
+def broken() -> dict[str, str]:
+    """The registered plug-ins that failed to load, by name: why (``game plug-in 'x' (entry point ...)
+    failed to load: ImportError: ...``)."""
+    registered()
+    return dict(_BROKEN)
+
+
+def broken_notes() -> list[str]:
+    """One note per plug-in that failed to load, for the command line to say (the others carry on)."""
+    return [f"{why}; skipped" for _, why in sorted(broken().items())]
+
+
 def plugin(name: str) -> GamePlugin:
     """The plug-in of game ``name``; a ``SkaldError`` lists the registered games otherwise."""
     games = registered()
+    if name not in games and name in _BROKEN:
+        raise SkaldError(_BROKEN[name])
     if name not in games:
         raise SkaldError(f"unknown game {name!r} (allowed: {', '.join(sorted(games))})")
     return games[name]

@@ -22,13 +22,18 @@ _FALSE = {"false", "0", "no", "off", "n", "f"}
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
-    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a ``SkaldError`` for an item without ``=``."""
+    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a ``SkaldError`` for an item without ``=`` or a rule
+    given twice (which value was meant is not for Skald to guess)."""
     out: dict[str, str] = {}
     for item in items:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip():
+        name, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not name:
             raise SkaldError(f"bad --rule {item!r} (expected NAME=VALUE)")
-        out[name.strip()] = value.strip()
+        if name in out:
+            raise SkaldError(
+                f"--rule {name} is given twice ({name}={out[name]}, {name}={value}): give each rule once"
+            )
+        out[name] = value
     return out
 
 

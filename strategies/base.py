@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ class Strategy:
         self.seat = seat
         self.rng = rng
         for key, (kind, default) in self.params.items():
-            setattr(self, key, kind(params.pop(key, default)))
+            setattr(self, key, convert(key, kind, params.pop(key)) if key in params else kind(default))
         if params:
             allowed = ", ".join(sorted(self.params)) or "none"
             raise ValueError(
@@ -44,6 +45,10 @@ class Strategy:
         """Return one element of ``options``."""
         raise NotImplementedError
 
+    def check_game(self, game: str) -> None:
+        """Check the parameters whose meaning depends on the game (a strategy spec of it, say) when a spec
+        is parsed for ``game``; raise ``ValueError`` naming what is allowed.  Nothing to check here."""
+
     #: the parameter holding a time budget (a search's ``ms``): a spec that sets it to more than 0 makes
     #: its games depend on the machine's speed, and the run's manifest says so (``sim.plan``)
     time_budget: str | None = None
@@ -52,3 +57,27 @@ class Strategy:
         """What this player spent in its game, for ``skald bench`` and run summaries: None for a
         scripted strategy; a search reports ``decisions`` searched, ``iterations`` and ``seconds``."""
         return None
+
+
+#: a parameter's type in words, for the errors of ``convert``
+KINDS = {int: "a whole number", float: "a finite number", bool: "true or false"}
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+
+def convert(key: str, kind: type, value: Any) -> Any:
+    """A parameter's value as its ``kind``; a ``ValueError`` naming ``key`` and what it takes otherwise.
+
+    A number must be finite (``nan`` and ``inf`` are refused) and a bool is written true/false, 1/0,
+    yes/no or on/off."""
+    try:
+        if kind is bool and isinstance(value, str):
+            word = value.strip().lower()
+            if word not in _TRUE | _FALSE:
+                raise ValueError(value)
+            return word in _TRUE
+        result = kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key} must be {KINDS.get(kind, kind.__name__)}, not {value!r}") from None
+    if isinstance(result, float) and not math.isfinite(result):
+        raise ValueError(f"{key} must be a finite number, not {value!r}")
+    return result

@@ -138,18 +138,10 @@ class ISMCTSStrategy(Strategy):
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        for key, bounds in BOUNDS.items():
+            check_bounds(key, getattr(self, key), bounds)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
-        if self.depth < 0 or self.widen <= 0 or not 0 <= self.alpha <= 1 or self.c < 0 or self.ms < 0:
-            raise ValueError("depth >= 0, widen > 0, 0 <= alpha <= 1, c >= 0 and ms >= 0 are required")
-        if self.rank < 1:
-            raise ValueError(f"rank must be at least 1, not {self.rank}")
-        if self.width < 0 or self.tree < 0 or self.keep < 0:
-            raise ValueError("width >= 0, tree >= 0 and keep >= 0 are required")
-        if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"epsilon must be between 0 and 1, not {self.epsilon}")
         if self.playout.split(":")[0] == self.name:
             raise ValueError("the playout policy cannot itself search (give random or a scripted strategy)")
         if self.prior.split(":")[0] == self.name:
@@ -167,6 +159,28 @@ class ISMCTSStrategy(Strategy):
         #: the tree of the last decision searched (for inspection)
         self.last_root: Node | None = None
         self.seconds_searched = 0.0
+
+    def check_game(self, game: str) -> None:
+        """Refuse a ``playout`` or ``prior`` that is no strategy of ``game``, or one that searches, naming
+        the values allowed (``strategies.registry.parse_spec`` calls this when it parses a spec)."""
+        from sim.errors import SkaldError
+        from strategies.registry import parse_spec, scripted_names
+
+        for key, off in (("playout", "random"), ("prior", "none")):
+            text = getattr(self, key)
+            if text in ("", off):
+                continue
+            try:
+                spec = parse_spec(text, game)
+                searches = getattr(spec.cls, "searches", False)
+            except SkaldError:
+                searches = None
+            if searches is not False:
+                scripted = ", ".join(n for n in scripted_names(game) if n != off)
+                raise ValueError(
+                    f"{key} takes {off}, empty (the game's best scripted strategy) or a strategy of {game}"
+                    f" that does not search ({scripted}), not {text!r}"
+                )
 
     def attach(self, context: SearchContext) -> None:
         """Receive the game's sampler and forward model (the runner calls this once per game)."""
@@ -414,6 +428,26 @@ class ISMCTSStrategy(Strategy):
             game.apply(state, choices)
             steps += 1
         return state
+
+
+#: the values each numeric parameter takes: (lowest, highest or None, whether the lowest itself is allowed)
+BOUNDS: dict[str, tuple[float, float | None, bool]] = {
+    "iterations": (1, None, True), "c": (0, None, True), "depth": (0, None, True), "widen": (0, None, False),
+    "alpha": (0, 1, True), "ms": (0, None, True), "epsilon": (0, 1, True), "rank": (1, None, True),
+    "width": (0, None, True), "tree": (0, None, True), "keep": (0, None, True),
+}  # fmt: skip
+
+
+def check_bounds(key: str, value: float, bounds: tuple[float, float | None, bool]) -> None:
+    """Refuse ``value`` outside ``bounds`` (``BOUNDS``), or not a number at all (nan), naming the range."""
+    low, high, inclusive = bounds
+    above = value >= low if inclusive else value > low
+    if not (above and (high is None or value <= high)):  # written so that nan fails too
+        if high is not None:
+            words = f"between {low:g} and {high:g}"
+        else:
+            words = f"at least {low:g}" if inclusive else f"above {low:g}"
+        raise ValueError(f"{key} must be {words}, not {value}")
 
 
 def paired_gain(arm: Sequence[float], prior: Sequence[float], z: float) -> float | None:

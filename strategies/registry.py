@@ -66,6 +66,21 @@ def builtin_names(game: str) -> list[str]:
     return names
 
 
+def default_strategies(game: str) -> list[str]:
+    """The strategies a command plays when ``--strategies`` is not given: the game's best scripted
+    strategy (its plug-in's first) against random, or random alone for a game without its own."""
+    from strategies.ismcts import best_strategy
+
+    best = best_strategy(game)
+    return [best, "random"] if best else ["random"]
+
+
+def scripted_names(game: str) -> list[str]:
+    """Built-in strategy names that play ``game`` without searching (what a search may play out with)."""
+    return [name for name in builtin_names(game)
+            if not any(getattr(_import(p), "searches", False) for p in builtin()[name])]
+
+
 def search_defaults(game: str) -> list[tuple[str, str]]:
     """The game's own defaults for a search strategy's parameters (its plug-in's ``search``, as
     ``(key, value)`` pairs; none for a game without them): a spec of a searching strategy takes each one
@@ -76,7 +91,27 @@ def search_defaults(game: str) -> list[tuple[str, str]]:
 
     plugin = GAMES.get(game)
     text = getattr(plugin, "search", "") if plugin is not None else ""
-    return [(key, value) for key, _, value in (item.partition("=") for item in text.split(":") if item)]
+    pairs = [item.partition("=") for item in text.split(":") if item]
+    for key, eq, _ in pairs:
+        if not eq or not key:
+            raise SkaldError(
+                f"game plug-in {game!r}: bad search default {text!r} (expected key=value:key=value)"
+            )
+    return [(key, value) for key, _, value in pairs]
+
+
+def _with_search_defaults(
+    cls: type[Strategy], game: str, params: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """``params`` led by the game's search defaults (``search_defaults``) that ``cls`` takes and they do not
+    set; a default the strategy refuses is an error naming the game's plug-in."""
+    given = {key for key, _ in params}
+    defaults = [item for item in search_defaults(game) if item[0] in cls.params]
+    try:
+        cls(0, np.random.default_rng(0), **dict(defaults)).check_game(game)
+    except (ValueError, TypeError) as exc:
+        raise SkaldError(f"game plug-in {game!r}: bad search default: {exc}") from None
+    return [item for item in defaults if item[0] not in given] + params
 
 
 @dataclass(frozen=True)
@@ -109,6 +144,11 @@ def parse_spec(text: str, game: str) -> StrategySpec:
     if "." in head and rest and "=" not in rest[0]:
         cls = _import(f"{head}:{rest[0]}")
         rest = rest[1:]
+        if game not in cls.games and "*" not in cls.games:
+            raise SkaldError(
+                f"strategy {head}:{cls.__qualname__} does not play {game}: it plays"
+                f" {', '.join(cls.games) or 'no game'} (its class's games)"
+            )
     else:
         candidates = [_import(p) for p in builtin().get(head, [])]
         matching = [c for c in candidates if game in c.games or "*" in c.games]
@@ -125,12 +165,10 @@ def parse_spec(text: str, game: str) -> StrategySpec:
             raise SkaldError(f"bad strategy parameter {item!r} in {text!r} (expected key=value)")
         params.append((key, value))
     if getattr(cls, "searches", False):
-        given = {key for key, _ in params}
-        params = [item for item in search_defaults(game) if item[0] not in given and item[0] in cls.params] \
-            + params
+        params = _with_search_defaults(cls, game, params)
     spec = StrategySpec(text=text, cls=cls, params=tuple(params))
-    try:  # validate parameters once, up front
-        spec.make(0, np.random.default_rng(0))
+    try:  # validate parameters once, up front, those that depend on the game too
+        spec.make(0, np.random.default_rng(0)).check_game(game)
     except (ValueError, TypeError) as exc:
         raise SkaldError(f"strategy {text!r}: {exc}") from None
     return spec
@@ -153,6 +191,14 @@ PARAM_DOCS: dict[str, dict[str, tuple[str, str]]] = {
         "alpha": ("0 to 1", "the exponent of progressive widening"),
         "ms": ("0 or more", "milliseconds per decision in place of iterations (0: off); games then depend on "
                "the machine's speed"),
+        "prior": ("none, or a strategy of the game that does not search",
+                  "first arm at a node: empty = the game's best scripted strategy, none = off"),
+        "epsilon": ("0 to 1", "chance that a playout choice is made at random instead"),
+        "rank": ("1 or more",
+                 "root arms in the prior's order (its choice, then its choice of the rest, ...)"),
+        "width": ("0 or more", "most arms at the root (0: no cap); with a prior, its first `width` choices"),
+        "tree": ("0 or more", "most decision points the tree keeps (0: no cap; 1: the root only)"),
+        "keep": ("0 or more", "play the prior's choice unless beaten by `keep` paired standard errors"),
     },
 }
 

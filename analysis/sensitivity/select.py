@@ -76,11 +76,38 @@ def _data(
     return param, kind
 
 
+#: the most names an error lists when a pattern of ``exclude`` matches none
+SHOWN = 30
+
+
+def check_exclude(read: Reader, exclude: list[str], names: list[str]) -> None:
+    """Refuse an ``exclude`` pattern that matches no reconstructed value (a typo would otherwise leave the
+    value it meant in the screen without a word), naming the values there are (the nearest ones first when
+    they are many)."""
+    import difflib
+
+    for pattern in exclude:
+        if any(V.matches(name, pattern) for name in names):
+            continue
+        if not names:
+            raise read.fail(
+                f"sensitivity.exclude {pattern!r} matches no value: the data marks none reconstructed"
+            )
+        near = difflib.get_close_matches(pattern, names, n=5, cutoff=0.5)
+        shown = near + [n for n in names if n not in near][: SHOWN - len(near)]
+        more = f", ... ({len(names)} in all)" if len(shown) < len(names) else ""
+        raise read.fail(
+            f"sensitivity.exclude {pattern!r} matches no reconstructed value (allowed: their names or fnmatch"
+            f" patterns of them: {', '.join(shown)}{more})"
+        )
+
+
 def select(read: Reader, spec: Sensitivity, game: Any, declared: list[dict[str, Any]]) -> None:
     """Fill ``spec.parameters``, ``spec.kinds`` and ``spec.not_varied`` (in place)."""
     from analysis.tune.check import base_docs
 
     docs = base_docs(spec, game) if game.default_data_path is not None or spec.data else {}
+    check_exclude(read, spec.exclude, [f.name for f in V.find(docs)])
     found = {f.name: f for f in V.pick(V.find(docs), spec.exclude)} if spec.mode == "reconstructed" else {}
     chosen: dict[str, tuple[Parameter, str]] = {}
     for f in found.values():

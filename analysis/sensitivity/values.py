@@ -139,9 +139,15 @@ def find(docs: dict[str | None, Any]) -> list[Found]:
     return out
 
 
+def matches(name: str, pattern: str) -> bool:
+    """Whether a value's ``name`` is ``pattern`` or matches it (``fnmatch``: ``cards.*``); a name is its own
+    pattern although its brackets (``cards[id=camp]``) would read as a set of characters."""
+    return name == pattern or fnmatch.fnmatchcase(name, pattern)
+
+
 def pick(found: list[Found], exclude: list[str]) -> list[Found]:
-    """The values whose name matches none of the ``exclude`` patterns (``fnmatch``: ``cards.*``)."""
-    return [f for f in found if not any(fnmatch.fnmatchcase(f.name, pat) for pat in exclude)]
+    """The values whose name matches none of the ``exclude`` patterns (``matches``)."""
+    return [f for f in found if not any(matches(f.name, pat) for pat in exclude)]
 
 
 def options(found: Found, levels: int, spread: float, low: float | None, high: float | None) -> Parameter:

@@ -3,13 +3,15 @@ command class that checks GAME even with ``--help``, and the options several com
 
 from __future__ import annotations
 
+import inspect
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from sim.errors import SkaldError, one_line
 from sim.games import get_game
@@ -19,8 +21,52 @@ try:  # recent typer vendors click as typer._click; older versions use click its
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException  # type: ignore[assignment]  # the same classes
 
-app = typer.Typer(
+def _no_flag_metavars(params: list[Any]) -> list[Any]:
+    """``params`` with every flag's metavar made empty, so ``--help`` shows none (not ``<bool>``)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
+            param.metavar = ""
+    return params
+
+
+def one_paragraph_lines(text: str) -> str:
+    """A docstring as help: each paragraph's lines joined into one (rich help keeps single line breaks,
+    which cut a command's description mid-sentence in ``skald --help``)."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in part.splitlines()) for part in paragraphs)
+
+
+class SkaldCommand(TyperCommand):
+    """A command whose flags show no metavar in ``--help``."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_metavars(super().get_params(ctx))
+
+
+class SkaldGroup(TyperGroup):
+    """The ``skald`` group, whose flags (``--version``, ``--help``) show no metavar in ``--help``."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_metavars(super().get_params(ctx))
+
+
+class SkaldTyper(typer.Typer):
+    """The app: every command a ``SkaldCommand`` unless it names its own class, its help the docstring
+    with each paragraph on one line."""
+
+    def command(self, *args: Any, cls: Any = None, help: str | None = None, **kwargs: Any) -> Any:
+        register = super().command
+
+        def decorator(function: Callable[..., Any]) -> Any:
+            text = help if help is not None else one_paragraph_lines(function.__doc__ or "") or None
+            return register(*args, cls=cls or SkaldCommand, help=text, **kwargs)(function)
+
+        return decorator
+
+
+app = SkaldTyper(
     name="skald",
+    cls=SkaldGroup,
     help="Simulate board games between scripted strategies and write per-turn records to Parquet.",
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -44,7 +90,7 @@ class Resumable(Exception):
         self.drop = drop
 
 
-class GameCommand(TyperCommand):
+class GameCommand(SkaldCommand):
     """A command whose GAME argument is checked even with ``--help``.
 
     So ``skald run nosuchgame --help`` fails (exit 2) instead of printing help.

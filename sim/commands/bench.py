@@ -21,12 +21,21 @@ Seed = Annotated[int, typer.Option("--seed", help="Root seed.")]
 Jobs = Annotated[
     str | None,
     typer.Option(
-        "--jobs", "-j", help="Worker counts, comma-separated; -1 = all cores (default: 1, 2, all cores)."
+        "--jobs",
+        "-j",
+        metavar="N,...",
+        help="Worker counts, comma-separated; -1 = all cores (default: 1, 2, all cores).",
     ),
 ]
 Strategies = Annotated[
     str | None,
-    typer.Option("--strategies", "-s", help="Strategies, comma-separated (default: random,greedy)."),
+    typer.Option(
+        "--strategies",
+        "-s",
+        metavar="SPEC,...",
+        help="Strategies, comma-separated, each played in every seat (default: random and the game's best"
+        " scripted strategy, e.g. random,greedy).",
+    ),
 ]
 Recording = Annotated[
     bool, typer.Option("--recording/--no-recording", help="Also time recording (games/s with records).")
@@ -112,9 +121,9 @@ def bench_command(
     from joblib import cpu_count
 
     from sim.backends import check_jobs
-    from sim.bench import JOBS, STRATEGIES, bench
-    from sim.runner import check_players
-    from strategies.registry import split_specs
+    from sim.bench import JOBS, bench
+    from sim.runner import check_players, make_plan
+    from strategies.registry import default_strategies, parse_specs, split_specs
 
     spec = get_game(game)
     n = players if players is not None else default_players(spec)
@@ -122,7 +131,11 @@ def bench_command(
     given = JOBS if jobs is None else tuple(int_list(jobs, "--jobs"))
     notes = [check_jobs(count) for count in given]
     counts = tuple(cpu_count() if count == -1 else count for count in given)
-    names = STRATEGIES if strategies is None else tuple(split_specs(strategies))
+    # by default random and the game's best scripted strategy (random alone for a game without its own)
+    names = tuple(reversed(default_strategies(game)) if strategies is None else split_specs(strategies))
+    parse_specs(names, spec.name)  # the errors of `skald run`, before anything is played
+    for name in names:  # a search where the game cannot be searched, as `skald run` refuses it
+        make_plan(game, n, [name], seats="fixed", seed=seed)
     for text in dict.fromkeys(notes):
         if text is not None:
             note(text)

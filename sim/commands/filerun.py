@@ -63,9 +63,10 @@ def file_command(name: str, helps: Helps, start: Callable[[], Job]) -> Callable[
         job = start()
         from sim.backends import check_jobs
         from sim.errors import SkaldError
+        from sim.plan import MAX_GAMES, check_count
 
-        if budget is not None and budget < 1:
-            raise SkaldError(f"--budget must be at least 1, not {budget}")
+        if budget is not None:
+            check_count(budget, "--budget", MAX_GAMES)
         if seed is not None and not 0 <= seed < 2**31 - 1:
             raise SkaldError(f"--seed must be between 0 and {2**31 - 2}, not {seed}")
         jobs_note = check_jobs(jobs)

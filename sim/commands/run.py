@@ -20,6 +20,7 @@ from sim.commands.base import (
     note,
     out,
 )
+from sim.errors import SkaldError
 from sim.games import get_game
 from sim.signals import stop_on_sigterm
 
@@ -32,8 +33,10 @@ Strategies = Annotated[
     typer.Option(
         "--strategies",
         "-s",
+        metavar="SPEC,...",
         help="Comma-separated strategy specs, one per player, or one for all seats"
-        " (NAME, NAME:key=value, package.module:Class) (default: greedy,random,... repeated).",
+        " (NAME, NAME:key=value, package.module:Class) (default: the game's best scripted strategy"
+        " and random in turn, e.g. greedy,random,greedy,random).",
     ),
 ]
 Seats = Annotated[str, typer.Option("--seats", help=f"Seat assignment: {' | '.join(seating.MODES)}.")]
@@ -44,7 +47,12 @@ Out = Annotated[
 ]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing output folder.")]
 Rules = Annotated[
-    list[str] | None, typer.Option("--rule", help="Rule switch NAME=VALUE (repeatable; see `skald rules`).")
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        metavar="NAME=VALUE",
+        help="Rule switch NAME=VALUE (repeatable, once per rule; see `skald rules`).",
+    ),
 ]
 Data = Annotated[
     Path | None, typer.Option("--data", help="Component data file or folder instead of the packaged one.")
@@ -54,7 +62,11 @@ MaxDecisions = Annotated[
 ]
 ChunkSize = Annotated[
     int | None,
-    typer.Option("--chunk-size", help="Games per Parquet part (default: ceil(games/64), at most 250)."),
+    typer.Option(
+        "--chunk-size",
+        help="Games per Parquet part (default: 100, fewer only to give each worker two chunks;"
+        " at least games/64; at most 250; a resumed run keeps the size it started with).",
+    ),
 ]
 Resume = Annotated[
     bool,
@@ -82,7 +94,11 @@ Scheduler = Annotated[
 ]
 Gather = Annotated[
     bool,
-    typer.Option("--gather", help="Workers send their parts back to be written here (no shared filesystem)."),
+    typer.Option(
+        "--gather",
+        help="With --backend dask or ray: workers send their parts back to be written here (no shared"
+        " filesystem).",
+    ),
 ]
 
 
@@ -113,9 +129,11 @@ def run_command(
     from sim.backends import check_jobs
     from sim.report import print_summary
     from sim.resume import RunInterrupted
-    from sim.runner import Prepared, RunConfig, run
+    from sim.runner import Prepared, RunConfig, check_players, run
 
+    check_exclusive(resume, overwrite, gather, backend, scheduler)
     n = players if players is not None else default_players(get_game(game))
+    check_players(get_game(game), n)  # before the default strategies are made for n seats
     jobs_note = check_jobs(jobs)
     config = RunConfig(
         command=shlex.join(command_line) if command_line else None,
@@ -126,7 +144,7 @@ def run_command(
         jobs=jobs,
         seed=seed,
         out=out_dir,
-        strategies=strategies.split(",") if strategies is not None else (["greedy", "random"] * n)[:n],
+        strategies=strategies.split(",") if strategies is not None else default_seats(game, n),
         rules=rulebook.parse_assignments(rule or []),
         data=data,
         max_decisions=max_decisions,
@@ -158,4 +176,32 @@ def run_command(
         note(
             f"{summary.errored:,} of {summary.games:,} games errored (kept in the records: games.errored,"
             f" error, error_seat, error_turn); first: {summary.first_error}"
+        )
+    for text in [] if summary.already_complete else summary.closing_notes():
+        note(text)
+
+
+def default_seats(game: str, players: int) -> list[str]:
+    """The strategies without ``--strategies``: the game's best scripted strategy and random in turn
+    (``greedy,random,greedy,random`` in Skald's own games), or random in every seat for a game without
+    strategies of its own (``strategies.registry.default_strategies``)."""
+    from strategies.registry import default_strategies
+
+    texts = default_strategies(game)
+    return (texts * players)[:players] if len(texts) > 1 else texts
+
+
+def check_exclusive(
+    resume: bool, overwrite: bool, gather: bool, backend: str | None, scheduler: str | None
+) -> None:
+    """Refuse options that contradict each other: ``--resume`` with ``--overwrite``, and ``--gather`` where
+    the workers write to this machine's folder themselves (the local ``loky`` backend)."""
+    if resume and overwrite:
+        raise SkaldError(
+            "give --overwrite (play the run again) or --resume (keep its finished chunks), not both"
+        )
+    if gather and (backend == "loky" or (backend is None and scheduler is None)):
+        raise SkaldError(
+            "--gather applies to --backend dask or ray only (loky's workers write this machine's folder"
+            " themselves)"
         )
