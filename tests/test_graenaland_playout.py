@@ -191,7 +191,7 @@ def test_every_row_fills_the_columns_its_kind_declares():
     fields = GAME.action_fields
     filled: dict[str, set[str]] = {}
     for n, rules_config, names in RECORD_TABLES:
-        for seed in (1, 2, 3):
+        for seed in (1, 2, 8):  # together every kind (relocate: the second table, seed 8)
             log = TurnLog()
             specs = [parse_spec(s, "graenaland") for s in names]
             play_game(GAME, n, rules_config, DATA, seed, specs, GAME.default_max_decisions, log)

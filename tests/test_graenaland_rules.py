@@ -251,6 +251,46 @@ def test_exhausted_deck_is_reshuffled_from_discards():
     assert len(state.cards[0]) == 1 and state.discards[0] == [] and len(state.decks[0]) == 35
 
 
+def test_exhausted_deck_is_formed_again_when_its_last_card_is_drawn():
+    """graenaland.txt:126 "When a resource deck is exhausted, shuffle its discard pile to form a new deck.":
+    the new deck is formed the moment the last card is drawn (every view shows it), and cards paid after
+    that start a new discard pile instead of joining the reshuffle."""
+    state = blank()
+    settle(state, 0, 0)
+    paid = [take(state, CATTLE, 0), take(state, CATTLE, 0), take(state, WOOD, 0), take(state, WOOD, 0)]
+    state.hands[0] = list(paid)
+    pile = state.decks[0][:-1]
+    state.decks[0], state.discards[0] = state.decks[0][-1:], list(pile)
+    production.produce(state, board(), DATA)
+    assert len(state.cards[0]) == 1
+    assert state.discards[0] == [] and sorted(state.decks[0]) == sorted(pile)
+    assert all(GAME.view(state, p).deck_sizes[0] == len(pile) for p in range(4))
+    to_build(state, 0)
+    state.supply_taken = True
+    GAME.apply(state, {0: Action("village", 0)})
+    GAME.apply(state, {0: Pay((0, 2, 2, 0, 0), (), 0)})
+    assert state.villages[0][0] == 2
+    assert sorted(state.discards[0]) == sorted(paid) and sorted(state.decks[0]) == sorted(pile)
+
+
+def test_cards_paid_to_an_exhausted_deck_with_no_discard_pile_form_the_new_deck():
+    """graenaland.txt:126: a deck exhausted while its discard pile was empty stays exhausted until cards are
+    laid on that pile; they then form the new deck at once (ruling G3), so no view shows an empty deck while
+    cards of that terrain lie on its discard pile."""
+    state = blank()
+    settle(state, 0, 0)
+    paid = [take(state, CATTLE, 0), take(state, CATTLE, 0), take(state, WOOD, 0), take(state, WOOD, 0)]
+    state.hands[0] = list(paid)
+    state.hands[1], state.decks[0] = state.decks[0], []
+    assert production.draw(state, 0) is None
+    to_build(state, 0)
+    state.supply_taken = True
+    GAME.apply(state, {0: Action("village", 0)})
+    GAME.apply(state, {0: Pay((0, 2, 2, 0, 0), (), 0)})
+    assert state.discards[0] == [] and sorted(state.decks[0]) == sorted(paid)
+    assert GAME.view(state, 1).deck_sizes[0] == 4
+
+
 # --------------------------------------------------------------------------- heroes
 
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from sim.games.greenland import rules
+from sim.games.greenland import hunt, rules
 from sim.games.greenland.data import TRIBES
 from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import population
@@ -130,6 +130,22 @@ def test_random_playouts_keep_invariants_and_end(n, rules):
         assert len(result.scores) == n and result.winners
         assert all(result.scores[s] == 0 for s in range(n) if not state.alive[s])
         assert set(result.parts[0]) == set(GAME.part_fields)
+
+
+def test_raids_on_married_daughters_keep_the_invariants(monkeypatch):
+    """Line 52 (any Daughter card can be raided) and ruling G22: in a random game that raids and promotes
+    whenever it can, a raid takes a married daughter from her husbands' tribe; the Husbands sent home keep
+    every tribesman counted (the invariants after every decision)."""
+    taken = []
+    real = hunt.end_marriage
+
+    def spy(state, daughter: int) -> None:
+        taken.append(any(daughter in h for h in state.husbands))
+        real(state, daughter)
+
+    monkeypatch.setattr(hunt, "end_marriage", spy)
+    state, _ = playout(4, {}, 1, prefer=("raid", "promote"))
+    assert state.phase == OVER and any(taken)
 
 
 #: decisions that move a monotheist's score inputs (ivory, iron, the tableau), taken whenever offered

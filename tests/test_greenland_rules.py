@@ -17,6 +17,7 @@ from sim.games.greenland.game import GAME
 from sim.games.greenland.rules import ALPHA_FLAG, IRON_FLAG, MARINER, WAR_CHIEF
 from sim.games.greenland.state import (
     ALPHA_DEAD,
+    ALPHA_HUSBAND,
     ALPHA_POOL,
     ASSIGN,
     BID,
@@ -1026,6 +1027,87 @@ def test_guards_and_raiders_fight_in_phase_f_then_raiders_roll():
     assert Option("breed", daughter) in GAME.legal_options(state, thule)
     state.idx = 1
     assert all(o.a != daughter for o in GAME.legal_options(state, tunit))
+
+
+def married(state, husband: str, bride_tribe: str, k: int = 1) -> int:
+    """``k`` tribesmen of ``husband`` from its unassigned pool become Husbands of the first daughter of
+    ``bride_tribe`` (line 61); returns her card."""
+    seat, daughter = seat_of(state, husband), DATA.tribes[TRIBES.index(bride_tribe)].daughters[0]
+    state.husbands[seat] = {daughter: k}
+    state.pool[seat] -= k
+    return daughter
+
+
+def test_a_married_daughter_can_be_raided():
+    """Line 52 'To raid a Livestock or Daughter card in an opponent's tableau, assign a Raider to their card';
+    line 53 'You can assign tribesmen ... to daughters you are married to, as Guards to defend them': a
+    married daughter is raided like any other (ruling G22); ``married_raids=off`` raids only unmarried
+    ones."""
+    for rules_, raidable in (({}, True), ({"married_raids": "off"}, False)):
+        state = game_with(("thule", "tunit", "norse"), **rules_)
+        thule = seat_of(state, "thule")
+        daughter = married(state, "norse", "tunit")
+        at_assign(state, thule)
+        state.pool[thule], state.elders[thule][WAR_CHIEF] = 3, 1
+        raids = {o.a - TPLACE for o in GAME.legal_options(state, thule) if o.kind == "raid"}
+        assert (daughter in raids) == raidable
+        assert set(state.tableau[seat_of(state, "tunit")]) - {daughter} <= raids
+
+
+def test_a_raid_on_a_married_daughter_takes_her_from_her_husbands_tribe():
+    """Line 70 (a successful Sabine raid) and line 61 'convert one of the Raiders into a Husband, placing it
+    in the exogamy box of a daughter card': taken from the tribe she was married to, whose Husbands (its
+    Alpha among them) go home; she raises children for the raider's tribe, and her former husbands' tribe
+    no longer guards her (ruling G22)."""
+    state = game_with(("thule", "tunit", "norse"))
+    thule, tunit, norse = seat_of(state, "thule"), seat_of(state, "tunit"), seat_of(state, "norse")
+    daughter = married(state, "norse", "tunit", k=1)
+    state.husbands[norse][daughter] = 2  # and the Alpha
+    state.alpha[norse] = ALPHA_HUSBAND - daughter
+    pool, place = state.pool[norse], TPLACE + daughter
+    for s in range(3):
+        state.hunters[s], state.colonists[s] = {}, {}
+    state.hunters[thule] = {place: 1}
+    state.order = [thule, tunit, norse]
+    plain(state, thule)
+    load_dice(state, DATA.tcards[daughter].raid_hits[0])
+    assert rules.resolve_hunt(state, DATA, thule, place, 0).success
+    assert state.husbands[thule] == {daughter: 1} and not state.husbands[norse]
+    assert state.pool[norse] == pool + 1 and state.alpha[norse] == ALPHA_POOL
+    state.phase, state.idx = DOMESTIC, 0
+    state.energy, state.valhalla = [5, 5, 5], [3, 3, 3]
+    assert Option("breed", daughter) in GAME.legal_options(state, thule)
+    state.idx = 2
+    assert not [o for o in GAME.legal_options(state, norse) if o.kind == "breed" and o.a == daughter]
+    at_assign(state, norse)
+    state.elders[norse][MARINER], state.elders[norse][WAR_CHIEF] = 1, 0
+    options = GAME.legal_options(state, norse)
+    assert Option("guard", place) not in options and Option("raid", place) not in options
+    state.elders[norse][WAR_CHIEF] = 1
+    assert Option("raid", place) in GAME.legal_options(state, norse)
+
+
+def test_guarding_a_wife_in_the_other_homeland_needs_a_mariner_or_a_sled():
+    """Ruling G22 'A tableau card lies in its owner's homeland'; line 46 'You must have a Mariner ... for
+    each Biome or Tableau card outside your homeland where you place Hunters'; line 47 'Sleds'; line 53
+    Guards on 'daughters you are married to' are placed like any tribesman."""
+    state = game_with(("thule", "norse"))
+    thule = seat_of(state, "thule")
+    wife = married(state, "thule", "norse")
+    at_assign(state, thule)
+    state.pool[thule], state.elders[thule][MARINER] = 3, 0
+    state.tableau[thule] = [c for c in state.tableau[thule] if not DATA.icons["sled"][c]]
+    own = {c for c in state.tableau[thule] if DATA.tcards[c].kind in ("daughter", "animal")}
+
+    def guards() -> set[int]:
+        return {o.a - TPLACE for o in GAME.legal_options(state, thule) if o.kind == "guard"}
+
+    assert guards() == own  # one's own cards lie at home
+    state.elders[thule][MARINER] = 1
+    assert guards() == own | {wife}
+    state.elders[thule][MARINER] = 0
+    state.tableau[thule].append(next(c.id for c in DATA.tcards if c.sled and c.kind == "invention"))
+    assert wife in guards()
 
 
 def test_livestock_raid_takes_the_animal():

@@ -6,7 +6,7 @@ from sim.games.graenaland.board import Board
 from sim.games.graenaland.building import hand_counts, supply_pairs
 from sim.games.graenaland.data import GraenalandData
 from sim.games.graenaland.options import Action, Decide
-from sim.games.graenaland.production import draw
+from sim.games.graenaland.production import discard, draw
 from sim.games.graenaland.reach import Position, most_points
 from sim.games.graenaland.state import MARKET, WARRIOR, GraenalandState, board_changed
 from sim.games.graenaland.votes import settlements_on
@@ -123,7 +123,7 @@ def finish_draft(state: GraenalandState, data: GraenalandData) -> None:
     """Cards left at the coast are set aside (line 277): back to their discard piles."""
     for pile in state.draft_cards:
         for card in pile:
-            state.discards[data.card_deck[card]].append(card)
+            discard(state, data.card_deck[card], [card])
     state.draft_cards = []
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import product
 
+from sim.games.graenaland import production
 from sim.games.graenaland.board import Board
 from sim.games.graenaland.data import BUILDINGS, GOLD, PUBLIC, GraenalandData
 from sim.games.graenaland.options import END, Action, Contribute, Fee, Pay
@@ -487,9 +488,10 @@ def remove_cards(state: GraenalandState, data: GraenalandData, seat: int, resour
 
 
 def discard(state: GraenalandState, data: GraenalandData, cards: list[int]) -> None:
-    """Used cards go to the discard pile of their terrain deck (line 126)."""
-    for card in cards:
-        state.discards[data.card_deck[card]].append(card)
+    """Used cards go to the discard pile of their terrain deck (line 126); an exhausted deck is formed
+    again from its pile once the whole payment lies there."""
+    for deck in sorted({data.card_deck[card] for card in cards}):
+        production.discard(state, deck, [card for card in cards if data.card_deck[card] == deck])
 
 
 def pay(state: GraenalandState, data: GraenalandData, seat: int, option: Pay) -> None:

@@ -55,6 +55,9 @@ Documented approximations (the state does not record enough to do better):
   to another player; the fact that a player did not announce is not used to constrain its card.
 * The start cards left after the draft are set aside face down (line 277) but are put on the discard
   piles, which are kept whole: a seat knows which cards were set aside.
+* A deck formed again from its discard pile (line 126) holds cards every seat saw on that pile, less
+  those drawn since; the state does not record the pile it was formed from, so its cards are dealt again
+  like any unseen card of its terrain (its size is kept).
 * A card id stands for one physical card; cards of the same resource and terrain play alike, and the
   cards ``seat`` has seen keep their ids.
 """

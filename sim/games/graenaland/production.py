@@ -8,19 +8,38 @@ from sim.games.graenaland.state import ROAD, YIELD, GraenalandState
 from sim.games.graenaland.votes import settlements_on
 
 
+def restock(state: GraenalandState, deck: int) -> None:
+    """An exhausted terrain deck is formed again at once from its shuffled discard pile (line 126).
+
+    Called whenever a deck or its discard pile changes, so a deck is never empty while its discard pile
+    holds cards: cards paid after the last card is drawn start a new discard pile.
+    """
+    if state.decks[deck] or not state.discards[deck]:
+        return
+    pile = sorted(state.discards[deck])  # the order before shuffling must not depend on history
+    state.rng.shuffle(pile)
+    state.decks[deck] = pile
+    state.discards[deck] = []
+
+
+def discard(state: GraenalandState, deck: int, cards: list[int]) -> None:
+    """Cards laid on the discard pile of ``deck`` (line 126), the deck formed again if it was exhausted."""
+    state.discards[deck].extend(cards)
+    restock(state, deck)
+
+
 def draw(state: GraenalandState, deck: int) -> int | None:
-    """The top card of a terrain deck; an exhausted deck is its shuffled discard pile (line 126).
+    """The top card of a terrain deck; the deck is formed again from its discard pile the moment it is
+    exhausted (line 126).
 
     None when both are empty (every card of that terrain is in hands or on the board).
     """
+    restock(state, deck)
     if not state.decks[deck]:
-        if not state.discards[deck]:
-            return None
-        pile = sorted(state.discards[deck])  # the order before shuffling must not depend on history
-        state.rng.shuffle(pile)
-        state.decks[deck] = pile
-        state.discards[deck] = []
-    return state.decks[deck].pop()
+        return None
+    card = state.decks[deck].pop()
+    restock(state, deck)
+    return card
 
 
 def settled_total(state: GraenalandState, t: int) -> int:
@@ -55,4 +74,4 @@ def produce(state: GraenalandState, board: Board, data: GraenalandData) -> None:
                     pile.append(card)
                     down.append(False)
                 else:
-                    state.discards[deck].append(card)
+                    discard(state, deck, [card])

@@ -7,7 +7,7 @@ from typing import Any
 
 from sim.games.greenland.data import N_RANKS, GreenlandData
 from sim.games.greenland.state import ALPHA_ELDER, ALPHA_POOL, DONE, TPLACE, GreenlandState, Option
-from sim.games.greenland.table import WAR_CHIEF, colony, guarding, has, take_one, visible
+from sim.games.greenland.table import WAR_CHIEF, colony, guarding, has, take_one, visible, wives
 from sim.games.greenland.transport import can_send, sender
 
 #: the same immutable Option for the same fields (options are compared by value, never by identity):
@@ -52,11 +52,12 @@ def tribesman_option(state: GreenlandState, seat: int, dest: int) -> Option:
 
 
 def tableau_places(state: GreenlandState, data: GreenlandData, seat: int, ok: Any) -> list[int]:
-    """Line 52: a Raider on an opponent's Livestock or (unmarried) Daughter card needs a War Chief (rank 4);
-    line 53: Guards on one's own Daughters and Livestock, or daughters one is married to."""
+    """Line 52: a Raider on an opponent's Livestock or Daughter card, married or not, needs a War Chief
+    (rank 4); line 53: Guards on one's own Daughters and Livestock, or daughters one is married to. Either
+    goes only where the transport ``ok`` reaches: a tableau card lies in its owner's homeland (ruling G22)."""
     out = []
     war_chief = state.elders[seat][WAR_CHIEF] > 0
-    married = {c for h in state.husbands for c in h} if war_chief else set()
+    married = wives(state) if war_chief and state.rules.get("married_raids", "takes") == "off" else set()
     for other in range(state.n_players):
         for c in state.tableau[other]:
             kind = data.tcards[c].kind
@@ -64,7 +65,7 @@ def tableau_places(state: GreenlandState, data: GreenlandData, seat: int, ok: An
                 continue
             place = TPLACE + c
             guard = other == seat or state.husbands[seat].get(c, 0)
-            if guard or (war_chief and state.alive[other] and c not in married and ok(place)):
+            if (guard or (war_chief and state.alive[other] and c not in married)) and ok(place):
                 out.append(place)
     return out
 

@@ -65,6 +65,15 @@ RULE_SWITCHES = (
         "tribesman becomes her Husband, line 61); false = only stay or withdraw.",
     ),
     RuleSwitch(
+        name="married_raids",
+        default="takes",
+        choices=("takes", "off"),
+        doc="G22: line 52 'To raid a Livestock or Daughter card in an opponent's tableau'; line 53 lets a "
+        "tribe guard 'daughters you are married to'. takes = a married daughter can be raided like any "
+        "other, and a successful raid takes her from the tribe she was married to (its Husbands go home, "
+        "the raider's tribe raises her children); off = only unmarried daughters can be raided (a what-if).",
+    ),
+    RuleSwitch(
         name="war_parties",
         default="war_chief",
         choices=("war_chief", "none"),

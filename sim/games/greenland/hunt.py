@@ -23,6 +23,7 @@ from sim.games.greenland.state import DOMESTIC, TPLACE, GreenlandState, Option
 from sim.games.greenland.table import (
     babies,
     check_alive,
+    end_marriage,
     lose_hunters,
     marry,
     owner,
@@ -183,7 +184,8 @@ def resolve_hunt(
 
 def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) -> None:
     """Line 70: a Livestock raid takes the animal into the raider's tableau; a Sabine raid turns one Raider
-    into a Husband in the daughter's exogamy box, for good (line 61; ruling G22)."""
+    into a Husband in the daughter's exogamy box, for good (line 61; ruling G22). A married daughter is taken
+    from the tribe she was married to: its Husbands go home (``end_marriage``)."""
     tcard = place - TPLACE
     victim = owner(state, tcard)
     state.won.append(place)
@@ -194,6 +196,8 @@ def won_raid(state: GreenlandState, data: GreenlandData, seat: int, place: int) 
         rescore(state)
         state.bred[victim] = [c for c in state.bred[victim] if c != tcard]
     else:
+        if state.rules.get("married_raids", "takes") == "takes":
+            end_marriage(state, tcard)
         marry(state, seat, place, tcard)
 
 

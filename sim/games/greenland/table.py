@@ -185,6 +185,22 @@ def marry(state: GreenlandState, seat: int, place: int, daughter: int) -> None:
     state.husbands[seat][daughter] = state.husbands[seat].get(daughter, 0) + 1
 
 
+def wives(state: GreenlandState) -> set[int]:
+    """The daughter cards with a Husband in their exogamy box (line 61)."""
+    return {c for h in state.husbands for c in h}
+
+
+def end_marriage(state: GreenlandState, daughter: int) -> None:
+    """A Sabine raid took ``daughter`` from the tribe she was married to (ruling G22): its Husbands in her
+    exogamy box, the Alpha among them, go home to its unassigned tribesmen."""
+    for seat, husbands in enumerate(state.husbands):
+        k = husbands.pop(daughter, 0)
+        if k and alpha_bride(state.alpha[seat]) == daughter:
+            state.alpha[seat] = ALPHA_POOL
+            k -= 1
+        state.pool[seat] += k
+
+
 def check_alive(state: GreenlandState) -> None:
     for seat in range(state.n_players):
         if state.alive[seat] and population(state, seat) == 0:
