@@ -35,11 +35,12 @@ import os
 import re
 import shutil
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim import outputs
 from sim.errors import SkaldError
 
 if TYPE_CHECKING:
@@ -418,12 +419,17 @@ class StudyInterrupted(KeyboardInterrupt):
 
 #: the study folder's log: a first line saying whether the attempt replays an earlier study
 #: (``{"study": NAME, "overwrite": true}``), then one line per run it finished (``{"run": NAME}``)
-PROGRESS_FILE = "progress.jsonl"
+PROGRESS_FILE = outputs.STUDY_LOG
 
 
-def check_folder(folder: Path, overwrite: bool = False, resume: bool = False) -> None:
+def check_folder(
+    folder: Path, overwrite: bool = False, resume: bool = False, runs: Iterable[str] = ()
+) -> None:
     """Refuse a study folder that is a run folder, not a folder, or (without ``overwrite`` or
-    ``resume``) holds anything already: a study never replays an earlier one without a word."""
+    ``resume``) holds anything already: a study never replays an earlier one without a word.  With
+    either, a folder that holds anything must be a study's (its log, ``sim.outputs.is_study_folder``),
+    its report a page Skald wrote and, with ``overwrite``, its folders of ``runs`` run folders holding
+    only what Skald wrote: a study replaces only what Skald wrote."""
     if overwrite and resume:
         raise SkaldError(
             "give --overwrite (play every run again) or --resume (keep the finished runs), not both"
@@ -432,13 +438,23 @@ def check_folder(folder: Path, overwrite: bool = False, resume: bool = False) ->
         raise SkaldError(
             f"output folder {str(folder)!r} is a run folder (choose another --out for the study)"
         )
-    if folder.exists() and not folder.is_dir():
-        raise SkaldError(f"output {str(folder)!r} exists and is not a folder (choose another --out)")
-    if folder.is_dir() and any(folder.iterdir()) and not (overwrite or resume):
+    held = outputs.check_folder(folder)
+    if not held:
+        return
+    if not outputs.is_study_folder(folder):
+        raise SkaldError(
+            f"output folder {str(folder)!r} exists and is not empty, and holds no study: it holds"
+            f" {outputs.holds(held)} (--overwrite and --resume take up only a Skald study folder, with its"
+            f" {PROGRESS_FILE}; choose another --out)"
+        )
+    if not (overwrite or resume):
         raise SkaldError(
             f"study folder {str(folder)!r} exists and is not empty (pass --resume to keep its finished runs"
             " and play the rest, --overwrite to play every run again, or choose another --out)"
         )
+    outputs.check_page(folder / "report.html", "--out", "the study's report")
+    if overwrite:
+        outputs.check_runs(folder, runs)
 
 
 def _progress(folder: Path) -> tuple[bool, set[str]]:
@@ -549,15 +565,15 @@ def _begin(
     if not planned:
         raise SkaldError(f"study {study.name!r} has no run its games can play: {'; '.join(skipped)}")
     folder = Path(out) if out is not None else Path("results") / study.name
-    check_folder(folder, overwrite, resume)
+    check_folder(folder, overwrite, resume, [p.name for p in planned])
+    replaying, finished = _progress(folder) if resume else (overwrite, set())
+    if resume and replaying:  # the earlier study's runs it has not replayed yet are replaced
+        outputs.check_runs(folder, [p.name for p in planned if p.name not in finished])
     for note in skipped:
         if on_skip is not None:
             on_skip(note)
     folder.mkdir(parents=True, exist_ok=True)
-    if resume:
-        replaying, finished = _progress(folder)
-    else:
-        replaying, finished = overwrite, set()
+    if not resume:
         _log(folder, {"study": study.name, "overwrite": overwrite}, start=True)
     (folder / "study.toml").write_text(study.text, encoding="utf-8")
     attempt = _Attempt(
@@ -620,6 +636,7 @@ def _write_report(attempt: _Attempt) -> Path:
         attempt.folder / "report.html",
         title=study.title,
         study={"name": study.name, "title": study.title, "description": study.description},
+        progress=attempt.progress,
     )
 
 

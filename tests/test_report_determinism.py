@@ -70,6 +70,7 @@ def report(results: Path, out: Path, threads: int = 2, hash_seed: int = 0) -> Pa
     ``threads`` (polars' thread pool) and ``hash_seed`` change what a report must not depend on: the
     order polars' group_by and join give their rows in, and Python's set and dict order of strings."""
     env = os.environ | {"POLARS_MAX_THREADS": str(threads), "PYTHONHASHSEED": str(hash_seed)}
+    out.mkdir(parents=True, exist_ok=True)  # -o refuses a missing folder
     subprocess.run(
         [sys.executable, "-m", "sim.cli", "report", str(results), "-o", str(out / "report.html")],
         cwd=ROOT,

@@ -17,6 +17,7 @@ from analysis.tune import search as sh
 from analysis.tune.play import Candidate, Task, chunks, plan_for, play_tasks, write_candidate
 from analysis.tune.spec import Tune
 from analysis.tune.state import STATE_FILE, State, identity, load
+from sim import outputs
 from sim.errors import SkaldError
 
 
@@ -92,18 +93,25 @@ def block_of(tune: Tune, runs: list[tuple[str, ...]]) -> int:
 
 
 def check_folder(out: Path, resume: bool, state_file: str = STATE_FILE, what: str = "tune") -> None:
-    """The output folder can take a new run (empty or absent) or, with ``resume``, holds its state file."""
-    if out.exists() and not out.is_dir():
-        raise SkaldError(f"output {str(out)!r} exists and is not a folder (choose another --out)")
+    """The output folder can take a new run (empty or absent) or, with ``resume``, holds its state file (the
+    mark of the folder of a tune or screen: nothing else is ever written into a folder that holds
+    anything)."""
+    held = outputs.check_folder(out)
+    ours = (out / state_file).is_file()
     if resume:
-        if not (out / state_file).is_file():
+        if not ours:
             raise SkaldError(
                 f"nothing to resume in {str(out)!r} (no {state_file}; run the {what} without --resume)"
             )
-    elif out.is_dir() and any(out.iterdir()):
+    elif held and ours:
         raise SkaldError(
             f"{what} folder {str(out)!r} exists and is not empty "
             f"(pass --resume to finish the {what} it holds, or choose another --out)"
+        )
+    elif held:
+        raise SkaldError(
+            f"output folder {str(out)!r} exists and is not empty, and holds no {what}: it holds"
+            f" {outputs.holds(held)} (choose another --out)"
         )
 
 

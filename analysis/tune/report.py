@@ -19,6 +19,7 @@ from analysis.charts import WIDTH, png
 from analysis.findings import Finding
 from analysis.sections.blocks import Chart, Section, Table
 from sim.manifest import write_text_atomic
+from sim.outputs import GENERATOR
 
 
 def _chart(doc: dict[str, Any]) -> Chart:
@@ -201,7 +202,7 @@ def write_html(doc: dict[str, Any], path: Path) -> None:
 def standalone(s: Section, footer: str = "") -> str:
     """A section as a standalone HTML page (charts embedded; ``footer``: HTML, already escaped)."""
     parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(s.title)}</title>",
+        f"<!doctype html><html><head><meta charset='utf-8'>{GENERATOR}<title>{html.escape(s.title)}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:3px 6px;font-size:90%;vertical-align:top}</style></head><body>",
         f"<h1>{html.escape(s.title)}</h1><p><b>{html.escape(s.question)}</b> {html.escape(s.reading)}</p>",

@@ -153,6 +153,7 @@ def _run_all_studies(
     studies: Any, out_dir: Path | None, quiet: bool, jobs_note: str | None, options: dict[str, Any]
 ) -> None:
     from analysis.report import write_report
+    from sim.outputs import check_page
 
     root = out_dir if out_dir is not None else Path("results")
     ready = {}
@@ -162,10 +163,12 @@ def _run_all_studies(
         if reason:
             print(f"skipped: {reason}", file=sys.stderr, flush=True)
             continue
-        studies.check_folder(root / key, options["overwrite"], options["resume"])
+        runs = [planned.name for planned in spec.plan(options["games"])]
+        studies.check_folder(root / key, options["overwrite"], options["resume"], runs)
         ready[key] = spec
     if not ready:
         raise SkaldError("no study could run (see `skald study --list`)")
+    check_page(root / "report.html", "--out", "the combined report", new_folder=True)
     if jobs_note is not None:
         note(jobs_note)
     folders = []
@@ -175,5 +178,7 @@ def _run_all_studies(
         )
         folders.extend(result.runs)
         print(f"report: {result.report}")
-    combined = write_report(folders, root / "report.html", title="Skald balance report: standard studies")
+    combined = write_report(
+        folders, root / "report.html", title="Skald balance report: standard studies", progress=not quiet
+    )
     print(f"report: {combined}")
