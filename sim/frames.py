@@ -5,7 +5,10 @@ board just before every decision point's choices are applied, and once more at t
 "all hidden information shown" and each seat's own (``sim.picture``'s protocol).  Each frame's caption is
 the action of that decision point in words (the game's ``describe``), one line per seat that moves;
 each frame's scores are every seat's score once the decision points before it were applied (the turns'
-``scores``, from the ``TurnLog``).
+``scores``, from the ``TurnLog``).  The scores are public unless some seat cannot know another's: in a
+state drawn for that seat (the game's ``determinize``, every ``SAMPLE_EVERY`` decision points and at the
+end, from a generator seeded by the run's seed and the game's id) the other's score differs.  A game
+without ``determinize`` has public scores.
 
 Storage is compact (``sim.picture``: one top-level SVG element per line): every distinct line is stored
 once in a table, and each frame of each view is encoded against the view's previous frame as a list of
@@ -27,6 +30,8 @@ from sim.runner import resolve_game
 
 #: one encoded frame: line numbers of the table and [start, count] runs kept from the previous frame
 Encoded = list[int | list[int]]
+#: how often (in decision points) whether the scores are public is sampled (``PublicScores``)
+SAMPLE_EVERY = 4
 
 
 class LineTable:
@@ -86,7 +91,7 @@ class Frames:
     """The frames of one game: ``views[v]`` labels view v (0: everything shown, then seat 0, 1, ...);
     ``encoded[v]`` its frames; ``captions[f]`` and ``turns[f]`` say what is decided at frame f (one line
     and the decision number of each mover; the last frame says how the game ended); ``scores[f]`` every
-    seat's score at frame f."""
+    seat's score at frame f; ``public_scores`` whether every seat can know them all (``PublicScores``)."""
 
     game: str
     title: str
@@ -101,6 +106,7 @@ class Frames:
     turns: list[list[int]]
     scores: list[list[float]]
     ending: str = ""
+    public_scores: bool = True
 
     def svg(self, frame: int, view: int = 0) -> str:
         """Frame ``frame``'s SVG in view ``view`` (decoded; for tests and notebooks)."""
@@ -112,7 +118,7 @@ class Frames:
             "game": self.game, "title": self.title, "run": self.run, "game_id": self.game_id,
             "seed": self.seed, "seats": self.seat_texts, "views": self.views, "lines": self.lines,
             "frames": self.encoded, "captions": self.captions, "turns": self.turns, "scores": self.scores,
-            "ending": self.ending,
+            "ending": self.ending, "public_scores": self.public_scores,
         }  # fmt: skip
 
 
@@ -151,6 +157,35 @@ class _Observer:
     def draw_frame(self, state: Any) -> None:
         for view, seat in enumerate(self.seats()):
             self.numbers[view].append(self.table.numbers(self.draw(state, seat)))
+
+
+@dataclass
+class PublicScores:
+    """Whether every seat can know every score: not when, in a state drawn for some seat
+    (``determinize``: what that seat cannot see drawn again), another seat's score differs, sampled every
+    ``SAMPLE_EVERY`` decision points and at the end.  A game without ``determinize`` has public scores."""
+
+    rules: Any
+    players: int
+    seed: list[int]  # the run's seed and the game's id
+    public: bool = True
+    seen: int = 0
+
+    def sample(self, state: Any, last: bool = False) -> None:
+        """Compare ``state``'s scores with a state drawn for each seat (every ``SAMPLE_EVERY``-th call)."""
+        import numpy as np
+
+        determinize = getattr(self.rules, "determinize", None)
+        due, self.seen = self.seen % SAMPLE_EVERY == 0 or last, self.seen + 1
+        if determinize is None or not due or not self.public:
+            return
+        scores = list(self.rules.scores(state))
+        rng = np.random.default_rng([*self.seed, self.seen])
+        for seat in range(self.players):
+            drawn = list(self.rules.scores(determinize(state, seat, rng)))
+            if any(drawn[q] != scores[q] for q in range(self.players) if q != seat):
+                self.public = False
+                return
 
 
 def _functions(game: str) -> tuple[Any, Any]:
@@ -221,10 +256,12 @@ def frames_of(game: Recorded, every_view: bool = True) -> Frames:
     observer = _Observer(draw, say, plan.players, every_view)
     start: list[float] = []
     rules = resolve_game(plan.game_ref)
+    public = PublicScores(rules, plan.players, [plan.seed, game.game_id])
 
     def observe(state: Any, choices: dict[int, Any] | None) -> None:
         if not start:
             start.extend(float(v) for v in rules.scores(state))  # the scores before the first decision
+        public.sample(state, last=choices is None)
         observer(state, choices)
 
     again = play_again(game, observe)
@@ -242,6 +279,7 @@ def frames_of(game: Recorded, every_view: bool = True) -> Frames:
         lines=observer.table.lines,
         encoded=[_encoded(frames) for frames in observer.numbers],
         captions=captions, turns=turns, scores=_scores(observer, again, start), ending=ending,
+        public_scores=public.public,
     )  # fmt: skip
 
 

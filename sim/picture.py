@@ -17,7 +17,7 @@ first line, then **one top-level element per line** (a ``<g>`` for a composite p
 The viewer stores each distinct line once and every frame as the list of its lines, so a 300-decision
 game stays small.  Every piece on the board is one top-level element with ``class="piece KIND"`` (a
 tile, a settlement, a hero...): tests count them against the state.  ``Svg`` below writes that layout;
-a game's picture module builds on it.
+a game's picture module builds on it, and lays out its words with ``text_width`` and ``fit_lines``.
 
 Pictures are deterministic: the same state and seat give the same text, byte for byte.
 """
@@ -34,9 +34,59 @@ SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"
 ALL_SHOWN = "all hidden information shown"
 
 
+#: the advance widths of DejaVu Sans (the usual sans-serif on Linux, and a wide one: a layout measured
+#: with it fits Helvetica, Arial or Liberation Sans too) in thousandths of an em, of " " to "~"
+_WIDTHS = (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636,
+    636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775,
+    752, 295, 295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390,
+    337, 390, 838, 500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612,
+    635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+)  # fmt: skip
+#: the same in DejaVu Sans Bold
+_BOLD_WIDTHS = (
+    348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696,
+    696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821,
+    837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457,
+    365, 457, 838, 500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687,
+    716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
+)  # fmt: skip
+#: (regular, bold) widths of the other characters the pictures use; any other counts as a wide one
+_OTHER_WIDTHS = {
+    "·": (318, 380), "–": (500, 500), "°": (500, 500), "×": (838, 838), "▶": (769, 769), "\u2002": (500, 500),
+}  # fmt: skip
+
+
 def seat_colour(seat: int) -> str:
     """The colour of ``seat`` (the same in every game's picture and in the viewer's score chart)."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is at font size ``size`` (DejaVu Sans, the wide font a layout is measured with)."""
+    table = _BOLD_WIDTHS if bold else _WIDTHS
+    total = 0
+    for ch in text:
+        code = ord(ch) - 32
+        if 0 <= code < len(table):
+            total += table[code]
+        else:
+            total += _OTHER_WIDTHS.get(ch, (700, 760))[bold]
+    return total * size / 1000
+
+
+def fit_lines(
+    parts: Iterable[str], width: float, size: float, sep: str = " ", bold: bool = False
+) -> list[str]:
+    """``parts`` joined with ``sep`` into lines no wider than ``width`` at font size ``size`` (a part
+    wider than that alone keeps a line of its own); ``fit_lines(text.split(), ...)`` wraps words."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and text_width(lines[-1] + sep + part, size, bold) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
 
 
 def _attribute(name: str) -> str:

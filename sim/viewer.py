@@ -8,6 +8,10 @@ slider, step buttons and the arrow keys, the action in words, a score chart with
 decision, a choice of whose view to show, and the game's title, seed and seats.  Everything is inline
 (no URL, no network); the page is deterministic (the same run and game give the same bytes).
 
+The score chart follows the view: with all hidden information shown it charts the whole game (an
+analyst's view); in a seat's view only the scores up to the current decision, and only the seat's own
+where the scores are not public (``Frames.public_scores``), so that it tells no more than the seat knows.
+
 In Jupyter, ``replay(folder, game_id)`` (or ``Replay``) displays the page (``_repr_html_``, inlined in an
 iframe's ``srcdoc`` so that its script runs) and saves it (``save``).
 """
@@ -66,14 +70,11 @@ def _check_seat(seat: int | None, players: int) -> None:
 
 
 def check_output(path: str | Path) -> Path:
-    """The page's path, refused (one line) where it cannot be written: a folder, or no folder to hold it."""
-    path = Path(path)
-    if path.is_dir():
-        raise SkaldError(f"--html {str(path)!r} is a folder, not a file")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise SkaldError(f"cannot write {str(path)!r}: the folder {str(parent)!r} does not exist")
-    return path
+    """The page's path, refused (one line) where it cannot be written: a folder, no folder to hold it, or
+    a file there that is not a page Skald wrote (``sim.outputs.check_page``)."""
+    from sim.outputs import check_page
+
+    return check_page(path, "--html", "the replay viewer", report=False)
 
 
 class Replay:

@@ -250,11 +250,62 @@ def test_words_name_the_cards() -> None:
     move = describe(state, seat, Option("move", card, -1 - 5, 1))
     assert (
         move
-        == f"with the Sun Stone, takes the Alpha off {data.biomes[card].name} (North row, warm side) and "
+        == f"takes the Alpha off {data.biomes[card].name} (North row, warm side) with the Sun Stone and "
         + ("promotes it to Mariner (rank 6) on its placard for 1 energy")
     )
     state.offer = data.tcards_of("import")[0]
     assert describe(state, seat, Option("bid", 1)) == "bids 1 ivory for the trade ship's Sun Stone"
+
+
+#: the verb that opens each kind's words (state.KINDS): a caption reads "seat N (strategy) VERB ..."
+VERBS = {
+    "animal": {"chooses"}, "hunt": {"sends"}, "guard": {"sends"}, "raid": {"sends"}, "alpha": {"sends",
+    "promotes"}, "promote": {"promotes"}, "done": {"is"}, "move": {"takes"}, "stay": {"stays"},
+    "withdraw": {"withdraws"}, "attack": {"attacks"}, "defend": {"spends", "faces"}, "roll": {"rolls"},
+    "reroll": {"re-rolls"}, "keep": {"keeps"}, "casualty": {"lets", "spares"}, "pick": {"picks"},
+    "bribe": {"asks"}, "counter": {"asks"}, "accept": {"accepts"}, "refuse": {"refuses"}, "bid": {"bids"},
+    "breed": {"breeds"}, "pacify": {"pacifies"}, "elder": {"uses"}, "table": {"puts"},
+    "convert": {"converts"},
+}  # fmt: skip
+CAPTION = re.compile(r"seat (\d) \(random\) (\S+) \S")
+
+
+def test_every_caption_is_a_sentence_with_its_verb(tmp_path) -> None:
+    """Every replay caption reads "seat N (strategy) VERB ...": each kind's words open with its verb (the
+    elders' actions, line 27: "uses its Tracker to forage, gaining 1 energy"; the Sun Stone, line 54), for
+    every option the seeded playouts offer, the rarer kinds built, and the captions of a replayed game."""
+    from sim.cli import _main
+    from sim.frames import _action, record_frames
+
+    seen: dict[str, set[str]] = {}
+    offered = [(s, p, o) for s in _states() for p in GAME.to_move(s) for o in GAME.legal_options(s, p)[:60]]
+    state, seat, card = _sun_stone_state()
+    offered += [(state, seat, Option("move", card, -1 - 5, 1)),
+                (state, seat, Option("attack", card, 1 - seat)),
+                (state, seat, Option("pacify", state.data.new_world(0)))]  # fmt: skip
+    for state, p, o in offered:
+        caption = f"seat {p} (random) {_action(p, describe(state, p, o))}"
+        found = CAPTION.match(caption)
+        assert found and found.group(2) in VERBS[o.kind], caption
+        seen.setdefault(o.kind, set()).add(found.group(2))
+    assert {"elder", "move"} <= set(seen), "the kinds that lacked a verb were checked"
+    out = tmp_path / "g"
+    assert _main(["run", "greenland", "--players", "2", "--games", "1", "--jobs", "1",
+                  "--strategies", "random", "--seed", "3", "--out", str(out), "--quiet"]) == 0  # fmt: skip
+    lines = [line for caption in record_frames(out, 0, every_view=False).captions for line in caption]
+    verbs = set().union(*VERBS.values())
+    for line in lines[:-1]:
+        found = CAPTION.match(line)
+        assert found and found.group(2) in verbs, line
+    assert any(" uses its " in line for line in lines), "the replayed game has an elder's action"
+
+
+def _sun_stone_state() -> tuple[GreenlandState, int, int]:
+    """A 2-player game past set-up: the seat to move and a warm North card (as test_words_name_the_cards)."""
+    state = GAME.new_state(2, {}, GAME.load_data(None), 7)
+    while state.phase == SETUP:
+        GAME.apply(state, {s: GAME.legal_options(state, s)[0] for s in GAME.to_move(state)})
+    return state, GAME.to_move(state)[0], state.warm[0][1]
 
 
 def test_the_plug_in_declares_both() -> None:

@@ -254,3 +254,64 @@ def test_plugin_declares_picture_and_describe():
     assert str(sim.picture.picture("knarr", state)) == picture(state) == state._repr_svg_()
     seat, option = next(_all_options(state))
     assert sim.picture.describe("knarr", state, seat, option) == describe(state, seat, option)
+
+
+#: The replay viewer at 1400x900 (sim/templates/viewer.html.j2) shows the board in the width left of its
+#: 440 px side panel (1400 - 2 x 20 padding - 20 gap - 440 = 900) and at most the window's height less
+#: 90 px, so a picture W x H is drawn at min(900 / W, 810 / H) of its size.
+VIEWER_BOARD = (900, 810)
+LEGIBLE = 11  # px: the smallest text a reader is asked to read at that size
+
+
+def _font_sizes(svg: str) -> list[float]:
+    """The font size of every ``<text>``: its own ``font-size``, else its classes' (the last rule of the
+    ``<style>`` that sets one), else the style's ``text`` rule, else the root's."""
+    root = ET.fromstring(svg)
+    style = root.find(f"{SVG_NS}style")
+    rules = re.findall(r"([.\w]+)\{[^}]*font-size:([\d.]+)px", style.text if style is not None else "")
+    order = {selector: (i, float(size)) for i, (selector, size) in enumerate(rules)}
+    base = order.get("text", (0, float(root.get("font-size", "16"))))[1]
+    sizes = []
+    for text in root.iter(f"{SVG_NS}text"):
+        if text.get("font-size"):
+            sizes.append(float(text.get("font-size")))
+            continue
+        set_by = [order[f".{c}"] for c in text.get("class", "").split() if f".{c}" in order]
+        sizes.append(max(set_by)[1] if set_by else base)
+    return sizes
+
+
+def _shown_size(svg: str) -> float:
+    """The smallest text of ``svg`` in px as the replay viewer draws it at 1400x900 (``VIEWER_BOARD``)."""
+    width, height = map(float, re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    return min(_font_sizes(svg)) * min(VIEWER_BOARD[0] / width, VIEWER_BOARD[1] / height)
+
+
+def test_font_sizes_read_the_style():
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1800 100" font-size="12">'
+        "<style>text{font-size:10px}.s{font-size:9px}.b{font-weight:bold}</style>"
+        "<text>a</text><text class='b s'>b</text>"
+        "<text font-size='20'>c</text></svg>"
+    )
+    assert _font_sizes(svg) == [10, 9, 20]
+    assert _shown_size(svg) == 4.5
+
+
+@pytest.mark.parametrize(
+    ("players", "rules", "least"),
+    [(2, {}, LEGIBLE), (3, {}, LEGIBLE), (4, {}, LEGIBLE), (4, {"skali": True, "artifacts": True}, 9.5)],
+)
+def test_text_is_legible_in_the_replay_viewer_at_1400x900(players, rules, least):
+    """No text of any picture (all shown, and one seat's) along two random games is under 11 px, and the
+    picture is 900 px wide, so the replay viewer at 1400x900 draws it at 11 px or more wherever it fits
+    810 px tall: the base game's always do.  With the expansion a four-player game's last rounds can run
+    taller (every seat's Buildings, knarr-skali-expansion.txt:24): 11 px at the median, 9.5 at least."""
+    shown = []
+    for seed in range(2):
+        for step, state in enumerate(_playout(players, rules, 60 + seed, 10)):
+            for seat in (None, step % players):
+                svg = picture(state, seat)
+                assert min(_font_sizes(svg)) >= LEGIBLE
+                shown.append(_shown_size(svg))
+    assert min(shown) >= least and sorted(shown)[len(shown) // 2] >= LEGIBLE, (min(shown), len(shown))

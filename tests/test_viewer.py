@@ -206,3 +206,38 @@ def test_an_errored_game_ends_on_its_error(tictactoe: str, tmp_path: Path, capsy
     frames = record_frames(out, 0)
     assert len(frames.captions) == games["decisions"][0] + 1
     assert frames.captions[-1] == [f"errored at turn {games['error_turn'][0]}: {games['error'][0]}"]
+
+
+def _public_after(game: str, rules: dict, decisions: int) -> bool:
+    """``PublicScores`` sampled at every decision point of a seeded random 3-player game."""
+    import numpy as np
+
+    from sim.frames import PublicScores
+    from sim.games import get_game
+
+    rules_of = get_game(game)
+    state = rules_of.new_state(3, rules, rules_of.load_data(None), 5)
+    public, rng = PublicScores(rules_of, 3, [5, 0]), np.random.default_rng(5)
+    for _ in range(decisions):
+        for _ in range(4):  # sampled every SAMPLE_EVERY decision points: sample each one
+            public.sample(state)
+        moves = {}
+        for seat in rules_of.to_move(state):
+            options = rules_of.legal_options(state, seat)
+            moves[seat] = options[int(rng.integers(len(options)))]
+        rules_of.apply(state, moves)
+    return public.public
+
+
+def test_the_scores_are_public_unless_a_seat_cannot_know_them() -> None:
+    """Knarr's VP are public (ruling R9); with Graenaland's victory point cards each player keeps its goals
+    secret (graenaland.txt:255 'keep them secret from the other players', 283), so another seat's score
+    is not: a one-seat view of the replay then charts only that seat's own score."""
+    assert _public_after("knarr", {}, 60)
+    assert not _public_after("graenaland", {"victory_cards": True}, 300)
+    assert _public_after("graenaland", {}, 300)
+
+
+def test_the_page_says_whether_the_scores_are_public(ttt_run: Path) -> None:
+    """Tic-tac-toe hides nothing (and has no ``determinize``): its page's scores are public."""
+    assert page_data(Replay(ttt_run, 0).html)["public_scores"] is True

@@ -130,3 +130,89 @@ def test_stepping_changes_the_frame_and_the_cursor_with_no_network_and_no_errors
     assert seen["seat0"]["counter"] == last["counter"], "changing the view keeps the decision"
     assert seen["resources"] == [], f"the page fetched {seen['resources']}"
     assert seen["errors"] == [], f"console errors: {seen['errors']}"
+
+
+#: Runs first in <head>: at load, goes to decision STEP and in every view records the chart: each seat
+#: line's points, the axis labels, the dots, the scores listed and the cursor.
+CHART_PROBE = """  function chart() {
+    var lines = {};
+    Array.prototype.forEach.call(document.querySelectorAll("#chart polyline.seat-line"), function (l) {
+      lines[l.getAttribute("data-seat")] = l.getAttribute("points").split(" ").map(function (p) {
+        return p.split(",").map(Number); });
+    });
+    return { lines: lines, cursor: Number(document.getElementById("cursor").getAttribute("x1")),
+             labels: Array.prototype.map.call(document.querySelectorAll("#chart text"), function (t) {
+               return t.textContent; }),
+             dots: document.querySelectorAll("#chart .dot").length,
+             now: Array.prototype.map.call(document.querySelectorAll("#now .score"), function (s) {
+               return s.textContent; }) };
+  }
+  var out = { views: [] }, select = document.getElementById("view");
+  window.replayViewer.go(STEP);
+  for (var v = 0; v < select.options.length; v++) {
+    select.value = String(v); select.dispatchEvent(new Event("change"));
+    out.views.push(chart());
+  }
+  out.errors = window.__errors;
+"""
+
+
+def _fmt(value: float) -> str:
+    return f"{round(value * 100) / 100:g}"
+
+
+def test_a_seat_view_charts_no_score_after_the_current_decision(root: Path, tmp_path: Path) -> None:
+    """A one-seat view is what that seat knows at the decision shown: its score chart holds the scores up
+    to that decision and none after it (no line, axis label or dot from later); the all-shown view, an
+    analyst's, charts the whole game.  Where the scores are not public (``public_scores`` false, as with
+    Graenaland's secret victory point cards, graenaland.txt:255) a seat's view charts its own score alone."""
+    from sim.frames import record_frames
+    from sim.viewer import page as viewer_html
+
+    viewer_page("knarr", root)
+    frames = record_frames(root / "knarr", 0)
+    scores, n, k = frames.scores, len(frames.scores), len(frames.scores) // 2
+    assert max(map(max, scores[k + 1 :])) > max(map(max, scores[: k + 1])), "the later scores are higher"
+    for public in (True, False):
+        frames.public_scores = public
+        shown_page = tmp_path / f"public-{public}.html"
+        shown_page.write_text(viewer_html(frames))
+        script = probe_script(CHART_PROBE.replace("STEP", str(k)))
+        seen = probe(shown_page, script, tmp_path / f"probe-{public}.html")
+        assert seen["errors"] == []
+        everything, *seats = seen["views"]
+        assert all(len(points) == n for points in everything["lines"].values()), "the analyst's view: all"
+        assert everything["labels"][0] == _fmt(max(map(max, scores)))
+        for seat, view in enumerate(seats):
+            shown = set(range(len(seats))) if public else {seat}
+            assert set(map(int, view["lines"])) == shown and view["dots"] == len(shown)
+            for points in view["lines"].values():
+                assert len(points) == k + 1 and max(x for x, _ in points) <= view["cursor"] + 0.05
+            assert view["labels"][0] == _fmt(max(max(row[s] for s in shown) for row in scores[: k + 1]))
+            assert [s == "secret" for s in view["now"]] == [s not in shown for s in range(len(seats))]
+
+
+#: Runs first in <head>: at load, in every view at the first and the last decision, the smallest text of
+#: the board as drawn on screen (its computed font size times the picture's scale), in px.
+TEXT_PROBE = probe_script(
+    """  var out = {}, smallest = [], select = document.getElementById("view");
+  [0, window.replayViewer.frames - 1].forEach(function (step) {
+    for (var v = 0; v < select.options.length; v++) {
+      select.value = String(v); select.dispatchEvent(new Event("change")); window.replayViewer.go(step);
+      var sizes = Array.prototype.map.call(document.querySelectorAll("#board text"), function (t) {
+        return parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a; });
+      smallest.push(Math.min.apply(null, sizes));
+    }
+  });
+  out.smallest = smallest;
+  out.errors = window.__errors;
+"""
+)
+
+
+def test_knarr_text_reads_at_11px_in_the_viewer_at_1400x900(root: Path, tmp_path: Path) -> None:
+    """Knarr's board in the replay viewer at 1400x900: no text under 11 px on screen, in any view, at the
+    first and the last decision (tests/test_knarr_picture.py measures the same without a browser)."""
+    seen = probe(viewer_page("knarr", root), TEXT_PROBE, tmp_path / "probe.html", width=1400)
+    assert seen["errors"] == [] and len(seen["smallest"]) == 2 * 3
+    assert min(seen["smallest"]) >= 10.95, seen["smallest"]

@@ -58,7 +58,7 @@ def _send(state: GreenlandState, seat: int, place: int, who: str) -> str:
 def _move(state: GreenlandState, seat: int, o: Option) -> str:
     """Line 54 (ruling G5): a Sun Stone reassignment."""
     who = "the Alpha" if o.c == 1 else "a tribesman"
-    return f"with the Sun Stone, takes {who} off {_where(state, o.a)} and " + _send(state, seat, o.b, "it")
+    return f"takes {who} off {_where(state, o.a)} with the Sun Stone and " + _send(state, seat, o.b, "it")
 
 
 def _roll(state: GreenlandState, seat: int, o: Option) -> str:
@@ -91,8 +91,13 @@ def _answer(state: GreenlandState, seat: int, o: Option) -> str:
     return f"{verb} {offer} from {_seat(state, state.attacker)}{leave} {card}"
 
 
+#: an elder's action (elders.toml) as the verb after "uses its Tracker to ..."; others: the name itself
+ELDER_VERBS = {"council": "hold council", "burn_witch": "burn a witch", "voyage": "go on a voyage"}
+
+
 def _elder(state: GreenlandState, seat: int, o: Option) -> str:
-    """Line 27: an elder's action (elders.toml): its costs, gains and target."""
+    """Line 27: an elder's action (elders.toml): its costs, gains and target, as 'uses its Tracker to
+    forage, gaining 1 energy'."""
     data = state.data
     rank, action = data.ranks[o.a], data.ranks[o.a].actions[o.b]
     costs = [
@@ -105,14 +110,14 @@ def _elder(state: GreenlandState, seat: int, o: Option) -> str:
         for n, d in ((action.gain_energy, "energy"), (action.gain_ivory, "ivory"), (action.gain_iron, "iron"))
         if n
     ]
-    what = {
-        "domesticate": f"domesticates the {tcard_name(data, o.c)}" if o.c >= 0 else "domesticates",
-        "burn_witch": f"burns a witch: an elder of rank {_rank(data, o.c)} dies"
-        if o.c >= 0
-        else "burns a witch",
-        "invent": "invents: the top Invention goes face down into the hand",
-    }.get(action.name, action.name)
-    text = f"its {rank.name} {what}"
+    what = ELDER_VERBS.get(action.name, action.name)
+    if action.name == "domesticate" and o.c >= 0:
+        what = f"domesticate the {tcard_name(data, o.c)}"
+    elif action.name == "burn_witch" and o.c >= 0:
+        what = f"burn a witch (an elder of rank {_rank(data, o.c)} dies)"
+    elif action.name == "invent":
+        what = "invent (the top Invention goes face down into its hand)"
+    text = f"uses its {rank.name} to {what}"
     if gains:
         text += f", gaining {' and '.join(gains)}"
     if costs:
