@@ -48,6 +48,8 @@ ADDRESS_EXAMPLE = {"dask": "tcp://host:8786", "ray": "ray://host:10001 or auto"}
 ORPHAN_POLL = 0.1
 #: exit code of a worker that found its parent gone
 ORPHANED_EXIT = 1
+#: the most worker processes ``--jobs`` may ask for (a local cluster starts that many)
+MAX_JOBS = 1024
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
@@ -72,10 +74,14 @@ def check_backend(backend: str, scheduler: str | None) -> None:
 
 
 def check_jobs(jobs: int, option: str = "--jobs") -> str | None:
-    """Refuse a worker count other than -1 (all cores) or 1 or more; return a note when it is more than
-    the cores here (allowed: the workers then share them), else None."""
+    """Refuse a worker count other than -1 (all cores) or 1 to ``MAX_JOBS``; return a note when it is more
+    than the cores here (allowed: the workers then share them), else None."""
     if jobs != -1 and jobs < 1:
         raise SkaldError(f"{option} must be -1 (all cores) or a number of workers from 1 up, not {jobs}")
+    if jobs > MAX_JOBS:
+        raise SkaldError(
+            f"{option} must be -1 (all cores) or a number of workers from 1 to {MAX_JOBS:,}, not {jobs}"
+        )
     cores = cpu_count()
     if jobs > cores:
         return f"{option} {jobs} is more than the {cores} cores here: the workers will share them"

@@ -38,6 +38,7 @@ from joblib import delayed, effective_n_jobs
 from sim.backends import loky_parallel
 from sim.errors import SkaldError
 from sim.game import Game
+from sim.plan import MAX_GAMES, check_count
 from sim.runner import (
     MAX_CHUNK,
     RunPlan,
@@ -55,6 +56,8 @@ from sim.tables import TABLES
 from strategies.registry import parse_spec
 
 DEFAULT_SECONDS = 5.0
+#: the longest time budget per configuration (a day)
+MAX_SECONDS = 86_400.0
 STRATEGIES: tuple[str, ...] = ("random", "greedy")
 
 
@@ -340,10 +343,10 @@ def bench(
     """
     if any(j < 1 for j in jobs):
         raise SkaldError(f"worker counts must be at least 1, not {', '.join(str(j) for j in jobs)}")
-    if games is not None and games < 1:
-        raise SkaldError(f"--games must be at least 1, not {games}")
-    if seconds <= 0:
-        raise SkaldError(f"--seconds must be positive, not {seconds}")
+    if games is not None:
+        check_count(games, "--games", MAX_GAMES)
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan
+        raise SkaldError(f"--seconds must be above 0 and at most {MAX_SECONDS:,}, not {seconds}")
     obj, _ = load_game(game)
     check_players(obj, players)
     for strategy in strategies:

@@ -9,7 +9,7 @@ import importlib
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +36,17 @@ MIN_PART = 100
 CLUSTER_WORKERS = 16
 #: what ``--on-error`` allows: record a failed game as errored and go on, or fail the run
 ON_ERROR: tuple[str, ...] = ("continue", "stop")
+#: the most games a run (or ``skald bench``) plays, and the largest ``--chunk-size``: a run of 10**9 games of
+#: the fastest game here takes weeks on a core, and its game ids and chunk numbers stay far inside int64
+MAX_GAMES = 10**9
+#: the largest ``--max-decisions``: far above any game's own cap (the longest, Graenaland's, is 20,000)
+MAX_DECISIONS = 10**9
+
+
+def check_count(value: int, option: str, most: int) -> None:
+    """Refuse a count outside 1..``most`` with one line naming the option and the range."""
+    if not 1 <= value <= most:
+        raise SkaldError(f"{option} must be at least 1 and at most {most:,}, not {value}")
 
 
 @dataclass(frozen=True)
@@ -106,9 +117,32 @@ def planned_workers(config: RunConfig) -> int:
     return max(1, os.cpu_count() or 1) if config.jobs < 0 else max(1, config.jobs)
 
 
+@dataclass(frozen=True)
+class ChunkPlan(Sequence[tuple[int, int, int]]):
+    """A run's chunks, ``(chunk number, first game, end game)`` covering ``0..games-1`` in ``size`` games each
+    (the last one fewer), each computed when asked for: a plan of any size costs nothing to hold."""
+
+    games: int
+    size: int
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        chunk = range(len(self))[index]  # an IndexError outside the plan, as a list's
+        start = chunk * self.size
+        return chunk, start, min(start + self.size, self.games)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        for chunk in range(len(self)):
+            yield self[chunk]
+
+
 def chunk_ranges(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
-    """``(chunk number, first game, end game)`` covering ``0..games-1``."""
-    return [(c, start, min(start + chunk_size, games)) for c, start in enumerate(range(0, games, chunk_size))]
+    """``(chunk number, first game, end game)`` covering ``0..games-1``, as a list (``ChunkPlan``'s)."""
+    return list(ChunkPlan(games, chunk_size))
 
 
 @dataclass
@@ -195,8 +229,8 @@ def make_plan(
     seating.check_mode(seats)
     if not 0 <= seed <= MAX_SEED:
         raise SkaldError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
-    if max_decisions is not None and max_decisions < 1:
-        raise SkaldError(f"--max-decisions must be at least 1, not {max_decisions}")
+    if max_decisions is not None:
+        check_count(max_decisions, "--max-decisions", MAX_DECISIONS)
     parse_specs(strategies, obj.name)  # an unknown name is named before the count is checked
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
@@ -274,14 +308,11 @@ def default_out(game: str, players: int, games: int, seed: int) -> Path:
 
 
 def check_out(out: Path, overwrite: bool) -> None:
-    """Refuse an existing non-empty output folder unless ``overwrite``."""
-    if out.exists() and not out.is_dir():
-        raise SkaldError(f"output {str(out)!r} exists and is not a folder (choose another --out)")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise SkaldError(
-            f"output folder {str(out)!r} exists and is not empty"
-            " (pass --overwrite to replace it, or choose another --out)"
-        )
+    """Refuse an existing non-empty output folder unless ``overwrite``, and even then anything but a Skald
+    run folder that holds only what Skald wrote (``sim.outputs.check_run_folder``)."""
+    from sim.outputs import check_run_folder
+
+    check_run_folder(out, overwrite)
 
 
 @dataclass
@@ -293,7 +324,7 @@ class Prepared:
     games: int
     out: Path
     chunk_size: int
-    chunks: list[tuple[int, int, int]]
+    chunks: ChunkPlan
     #: the note that ``games`` was rounded up to whole blocks of seatings (None when not rounded)
     rounding: str | None = None
 
@@ -318,13 +349,12 @@ class Prepared:
 
 def prepare(config: RunConfig) -> Prepared:
     """Validate ``config`` (a ``SkaldError`` for anything wrong); write nothing."""
-    if config.games < 1:
-        raise SkaldError(f"--games must be at least 1, not {config.games}")
+    check_count(config.games, "--games", MAX_GAMES)
     from sim.backends import check_backend, check_jobs
 
     check_jobs(config.jobs)
-    if config.chunk_size is not None and config.chunk_size < 1:
-        raise SkaldError(f"--chunk-size must be at least 1, not {config.chunk_size}")
+    if config.chunk_size is not None:
+        check_count(config.chunk_size, "--chunk-size", MAX_GAMES)
     check_backend(config.backend, config.scheduler)
     plan, data_info = make_plan(
         config.game,
@@ -346,7 +376,7 @@ def prepare(config: RunConfig) -> Prepared:
     if out.name in ("", ".", ".."):
         raise SkaldError(f"--out {str(out)!r} does not name a folder (give a folder name, e.g. results/run1)")
     chunk_size = config.chunk_size or default_chunk_size(games, planned_workers(config))
-    prep = Prepared(plan, data_info, games, out, chunk_size, chunk_ranges(games, chunk_size))
+    prep = Prepared(plan, data_info, games, out, chunk_size, ChunkPlan(games, chunk_size))
     if games != config.games:
         size = seating.block_size(plan.seats, plan.players, [s.text for s in plan.specs])
         prep.rounding = (f"--games {config.games} rounded up to {games}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -190,7 +191,7 @@ class Workspace:
 
     def verify(
         self,
-        chunks: list[tuple[int, int, int]],
+        chunks: Sequence[tuple[int, int, int]],
         players: int,
         action_fields: tuple[str, ...],
         part_fields: tuple[str, ...],
@@ -202,15 +203,13 @@ class Workspace:
         no part of this run (a name outside its chunks) is a ``SkaldError`` naming it.
         """
         shutil.rmtree(self.path / PROGRESS_DIR, ignore_errors=True)  # the notes of the stopped attempt
-        sizes = {c: b - a for c, a, b in chunks}
-        names = {part_name(c): c for c in sizes}
         for table in TABLES:
             folder = self.path / table
             folder.mkdir(exist_ok=True)
             for item in sorted(folder.iterdir()):
                 if is_temporary(item):
                     item.unlink(missing_ok=True)
-                elif item.suffix == ".parquet" and item.name not in names:
+                elif item.suffix == ".parquet" and _chunk_of(item.name, len(chunks)) is None:
                     raise PartError(
                         f"results part {str(item)!r} is no part of this run (it has chunks"
                         f" {part_name(0)} to {part_name(len(chunks) - 1)};"
@@ -219,9 +218,12 @@ class Workspace:
         kept: dict[int, dict[str, Any]] = {}
         notes: list[str] = []
         for chunk, doc in sorted(self.logged().items()):
-            if chunk not in sizes or doc.get("games") != sizes[chunk]:
+            if not 0 <= chunk < len(chunks):
                 continue
-            want = {"games": sizes[chunk], "seats": sizes[chunk] * players, "turns": doc.get("turns")}
+            _, start, stop = chunks[chunk]
+            if doc.get("games") != stop - start:
+                continue
+            want = {"games": stop - start, "seats": (stop - start) * players, "turns": doc.get("turns")}
             try:
                 for table in TABLES:
                     path = self.path / table / part_name(chunk)
@@ -232,10 +234,10 @@ class Workspace:
                 notes.append(f"{exc}; chunk {chunk} will be played again")
                 continue
             kept[chunk] = doc
-        for chunk in sizes:
-            if chunk not in kept:
-                for table in TABLES:
-                    (self.path / table / part_name(chunk)).unlink(missing_ok=True)
+        for table in TABLES:  # the parts of the chunks to be played again
+            for item in (self.path / table).glob("*.parquet"):
+                if _chunk_of(item.name, len(chunks)) not in kept:
+                    item.unlink(missing_ok=True)
         return kept, notes
 
     # ----------------------------------------------------------------- while running
@@ -265,6 +267,16 @@ def write_json_atomic(obj: Any, path: Path) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _chunk_of(name: str, chunks: int) -> int | None:
+    """The chunk number of part file ``name`` in a run of ``chunks`` chunks, or None for a name that is no
+    part of it."""
+    digits = name.removeprefix("part-").removesuffix(".parquet")
+    if not digits.isdigit() or not digits.isascii():
+        return None
+    chunk = int(digits)
+    return chunk if chunk < chunks and part_name(chunk) == name else None
 
 
 def _show(value: Any) -> str:

@@ -62,7 +62,8 @@ from sim.plan import (
 from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
 from sim.search import SearchContext
 from sim.seeding import game_seed, state_seed, streams
-from sim.summary import ChunkSummary, RunSummary, summarize
+from sim.signals import from_signal, marking_interrupts
+from sim.summary import BlockTally, ChunkSummary, RunSummary, summarize
 from sim.tables import GameRows, TurnLog, part_bytes, part_name, write_part, write_part_bytes
 from strategies.registry import StrategySpec
 
@@ -131,12 +132,35 @@ def _failure(
     return exc
 
 
-def _seated(game: Game, state: Any, strategies: Sequence[StrategySpec], rngs: Sequence[Any]) -> list[Any]:
-    """One player per seat; a search strategy is handed samples of its seat's information."""
-    players: list[Any] = [spec.make(seat, rngs[seat]) for seat, spec in enumerate(strategies)]
-    for seat, player in enumerate(players):
-        if getattr(player, "searches", False):
-            player.attach(SearchContext(game, seat, state))
+def _raised(exc: BaseException) -> str:
+    """``Type: message`` of what a strategy raised; an exception outside ``Exception`` (``SystemExit``,
+    ``KeyboardInterrupt``) without a message is named alone."""
+    if not isinstance(exc, Exception) and not str(exc):
+        return type(exc).__name__
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _seated(
+    game: Game, state: Any, strategies: Sequence[StrategySpec], rngs: Sequence[Any], seed: int
+) -> list[Any]:
+    """One player per seat; a search strategy is handed samples of its seat's information.  A strategy
+    that raises while it is set up fails the game (``GameFailure``, turn 0), as one that raises in play."""
+    players: list[Any] = []
+    seat = 0
+    try:
+        for seat, spec in enumerate(strategies):
+            players.append(spec.make(seat, rngs[seat]))
+        for seat, player in enumerate(players):
+            if getattr(player, "searches", False):
+                player.attach(SearchContext(game, seat, state))
+    except BaseException as exc:
+        if from_signal(exc):
+            raise
+        raise _failure(
+            f"strategy {strategies[seat].text!r} at seat {seat} raised {_raised(exc)} when it was set up"
+            f" (game seed {seed}, turn 0)",
+            game, state, strategies, seat, 0, seed, 0,
+        ) from exc
     return players
 
 
@@ -174,14 +198,16 @@ def play_game(
 
     A strategy that raises, or whose choice the game cannot record or apply, raises
     ``GameFailure`` (a ``PlayError``); the rows of the failing decision point are then left
-    half-logged in ``turns`` (``turns.trim`` drops them).
+    half-logged in ``turns`` (``turns.trim`` drops them).  So does one that raises what ``Exception``
+    does not cover (``sys.exit``, ``KeyboardInterrupt``, ``GeneratorExit``), in its constructor too;
+    only the user's Ctrl-C or SIGTERM (``sim.signals.from_signal``) goes through as it is.
 
     ``observe`` (pictures and replays, never a run) is called with the state and the decision point's
     choices just before they are applied, and once more with the final state and None.
     """
     seq, rngs = streams(seed, n_players)
     state = game.new_state(n_players, rules, data, state_seed(seq))
-    players = _seated(game, state, strategies, rngs)
+    players = _seated(game, state, strategies, rngs, seed)
     reads_view = [getattr(player, "reads_view", True) for player in players]
     is_terminal, to_move, legal_options, view, apply = (
         game.is_terminal,
@@ -211,9 +237,11 @@ def play_game(
             options = legal_options(state, seat)
             try:
                 choice = choices[seat] = players[seat].choose(seen, options)
-            except Exception as exc:
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from a strategy fail it too
+                if from_signal(exc):
+                    raise
                 raise _failure(
-                    f"strategy {strategies[seat].text!r} at seat {seat} raised {type(exc).__name__}: {exc}"
+                    f"strategy {strategies[seat].text!r} at seat {seat} raised {_raised(exc)}"
                     f" (game seed {seed}, turn {turn})",
                     game, state, strategies, seat, turn, seed, decisions,
                 ) from exc
@@ -294,9 +322,11 @@ def simulate_chunk(
     turns = TurnLog() if recording else None
     rows = GameRows(plan.part_fields) if recording else None
     texts = [spec.text for spec in plan.specs]
+    tally = BlockTally(texts, n)
     noted = t0
     for game_id in range(start, stop):
         played = play_indexed(plan, game, game_id, turns, rows, texts)
+        tally.add(played.base, played.order, played.shares, not played.outcome.truncated)
         if out is not None and time.perf_counter() - noted > PROGRESS_SECONDS:
             write_progress(out, chunk, game_id + 1 - start)  # for the progress bar, between whole chunks
             noted = time.perf_counter()
@@ -312,6 +342,7 @@ def simulate_chunk(
             summary.share_by_index[played.order[seat]] += share
         for seat, telemetry in played.outcome.search.items():
             summary.add_search(played.order[seat], telemetry)
+    summary.tally = tally.finish()
     if rows is not None and turns is not None:
         summary.turns = len(turns)
         name = part_name(chunk)
@@ -428,7 +459,8 @@ def run(
             return finished
     check_out(prep.out, config.overwrite)
     folder = _open_workspace(prep, config, identity, note)
-    return _play_and_commit(prep, config, folder, t_start, on_chunk, on_start)
+    with marking_interrupts():  # Ctrl-C, told apart from a KeyboardInterrupt that a strategy raises
+        return _play_and_commit(prep, config, folder, t_start, on_chunk, on_start)
 
 
 def _prepare_resumable(config: RunConfig) -> Prepared:
@@ -531,7 +563,7 @@ def _play_and_commit(prep: Prepared, config: RunConfig, folder: _Folder, t_start
         if on_start is not None:
             on_start(prep)
         summaries = list(kept.values())
-        todo = [c for c in prep.chunks if c[0] not in kept]
+        todo = _Todo((c for c in prep.chunks if c[0] not in kept), len(prep.chunks) - len(kept))
         workers = _play_chunks(
             plan, todo, folder.partial, config, prep.games, kept_games, summaries, workspace, on_chunk
         )
@@ -630,18 +662,16 @@ def _finished_run(prep: Prepared, identity: dict[str, Any]) -> RunSummary | None
     plan, games = prep.plan, prep.games
     texts = [spec.text for spec in plan.specs]
     rates = totals.get("win_share_by_strategy", {})
-    strategies = []
-    for text in dict.fromkeys(texts):
-        seat_games = games * texts.count(text)
-        rate = float(rates.get(text, 0.0))
-        strategies.append(
-            {"strategy": text, "seat_games": seat_games, "wins": rate * seat_games, "win_rate": rate}
-        )
-    seat_rates = totals.get("win_share_by_seat", [0.0] * plan.players)
-    seats = [
-        {"seat": s, "games": games, "wins": float(seat_rates[s]) * games, "win_rate": float(seat_rates[s])}
-        for s in range(plan.players)
+    decided = games - int(totals.get("truncated", 0))
+    strategies = [
+        {"strategy": text, "seat_games": games * texts.count(text),
+         **_stored_rate(rates.get(text), decided * texts.count(text))}
+        for text in dict.fromkeys(texts)
     ]
+    seat_rates = totals.get("win_share_by_seat", [None] * plan.players)
+    seats = [{"seat": s, "games": games, **_stored_rate(seat_rates[s], decided)} for s in range(plan.players)]
+    if isinstance(totals.get("strategies"), list) and isinstance(totals.get("seats"), list):
+        strategies, seats = totals["strategies"], totals["seats"]  # the rows the summary had
     return RunSummary(
         out=prep.out,
         game=plan.game_name,
@@ -658,12 +688,34 @@ def _finished_run(prep: Prepared, identity: dict[str, Any]) -> RunSummary | None
         manifest=manifest,
         errored=int(totals.get("errored", 0)),
         already_complete=True,
+        draws=totals.get("draws"),
+        ties=totals.get("ties"),
+        max_decisions=plan.max_decisions,
+        default_max_decisions=getattr(resolve_game(plan.game_ref), "default_max_decisions", None),
+        seats_mode=plan.seats,
     )
+
+
+def _stored_rate(rate: Any, decided: int) -> dict[str, Any]:
+    """A summary row's rate from a manifest's totals (a rate over the decided games; None without one)."""
+    value = None if rate is None else float(rate)
+    wins = 0.0 if value is None else value * decided
+    return {"decided": decided, "wins": wins, "win_rate": value, "ci_low": None, "ci_high": None,
+            "blocks": None}
+
+
+@dataclass
+class _Todo:
+    """The chunks left to play, taken one by one as workers are free (a plan of any size starts at
+    once), and how many they are."""
+
+    chunks: Iterator[tuple[int, int, int]]
+    count: int
 
 
 def _play_chunks(
     plan: RunPlan,
-    todo: list[tuple[int, int, int]],
+    todo: _Todo,
     partial: Path,
     config: RunConfig,
     games: int,
@@ -687,11 +739,11 @@ def _play_chunks(
         _watch_progress(target, finished, lock, lambda playing: show(games_done, playing), config.progress),
     ):
         show(games_done)
-        if not todo:
+        if not todo.count:
             return {"backend": config.backend, "workers": 0, "scheduler": config.scheduler}
-        with pool(config.backend, config.jobs, len(todo), config.scheduler) as workers:
+        with pool(config.backend, config.jobs, todo.count, config.scheduler) as workers:
             where = None if gather else target
-            tasks = (delayed(simulate_chunk)(plan, c, a, b, where, gather) for c, a, b in todo)
+            tasks = (delayed(simulate_chunk)(plan, c, a, b, where, gather) for c, a, b in todo.chunks)
             stream = workers.map(tasks)
             try:
                 for summary in stream:
