@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import SkaldError
+from sim.errors import SkaldError, one_line
 from strategies.base import Strategy
 
 #: the strategy that plays every game
@@ -167,11 +167,26 @@ def parse_spec(text: str, game: str) -> StrategySpec:
     if getattr(cls, "searches", False):
         params = _with_search_defaults(cls, game, params)
     spec = StrategySpec(text=text, cls=cls, params=tuple(params))
-    try:  # validate parameters once, up front, those that depend on the game too
+    _check_made(spec, game)
+    return spec
+
+
+def _check_made(spec: StrategySpec, game: str) -> None:
+    """Make ``spec``'s strategy once and let it check its parameters against ``game``: a bad parameter, or a
+    strategy that fails when made (an exception, ``sys.exit``, a ``KeyboardInterrupt`` of its own), is a
+    one-line error naming the spec; the user's Ctrl-C (``sim.signals.Interrupted``) passes through."""
+    from sim.signals import Interrupted
+
+    try:
         spec.make(0, np.random.default_rng(0)).check_game(game)
     except (ValueError, TypeError) as exc:
-        raise SkaldError(f"strategy {text!r}: {exc}") from None
-    return spec
+        raise SkaldError(f"strategy {spec.text!r}: {exc}") from None
+    except Interrupted:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any failure of the user's class is theirs, named in one line
+        raise SkaldError(
+            f"strategy {spec.text!r} failed when made: {type(exc).__name__}: {one_line(exc, '')}".rstrip(": ")
+        ) from None
 
 
 #: what the parameters of the strategies every game shares mean and which values they take (the games'

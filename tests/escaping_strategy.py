@@ -59,3 +59,16 @@ class Unborn(Strategy):
 
     def choose(self, view: Any, options: Sequence[Any]) -> Any:
         return options[0]
+
+
+class Stillborn(Strategy):
+    """Calls ``sys.exit(5)`` in its constructor for every seat, the spec check's included."""
+
+    name = "stillborn"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        sys.exit(5)
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        return options[0]

@@ -83,6 +83,18 @@ def test_a_strategy_that_exits_when_it_is_made_errors_its_games(tmp_path: Path) 
     assert not (tmp_path / "s").exists() and not partial_path(tmp_path / "s").exists()
 
 
+def test_a_strategy_that_exits_when_the_spec_is_checked_is_refused_in_one_line(
+    registered: str, tmp_path: Path, capsys
+) -> None:
+    """A class whose constructor calls `sys.exit` fails the up-front spec check: one line naming the spec,
+    exit 2, nothing written (it used to leave with the strategy's own exit code and nothing said)."""
+    spec = f"{ESCAPING}:Stillborn"
+    code, _, err = cli(capsys, *run_args(tmp_path / "r", spec, "1"))
+    assert code == 2, err
+    assert err == f"error: --strategies: entry 1: strategy {spec!r} failed when made: SystemExit: 5\n", err
+    assert list(tmp_path.iterdir()) == []
+
+
 class SelfSignalling(RandomStrategy):
     """``random`` that sends its own process ``SKALD_TEST_SIGNAL`` (SIGINT: Ctrl-C; SIGTERM: ``kill``)
     from inside ``choose`` on its third decision: the user's signal arriving while a strategy plays."""
