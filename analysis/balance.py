@@ -37,7 +37,7 @@ import polars as pl
 from scipy import stats as sps
 
 from analysis import inference, stats
-from analysis.runs import Runs, open_runs
+from analysis.runs import Runs, errored_column, open_runs
 
 GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
 BOOTSTRAP = 400
@@ -316,13 +316,16 @@ def compare_variants(
         values = sorted(gframe[key].unique().to_list(), key=str)
         if len(values) < 2:
             continue
-        base = baseline if baseline in values else ("defaults" if "defaults" in values else values[0])
+        base = _baseline(values, baseline)
+        done = set(gframe.filter(~pl.col("truncated"))[key].unique().to_list())
+        if base not in done:
+            continue  # a baseline none of whose games finished is compared with nothing (unfinished_values)
         mask = pl.all_horizontal([pl.col(k) == v for k, v in keyd.items()])
         sframe = seats.filter(mask)
         base_games = gframe.filter(pl.col(key) == base)
         base_seats = sframe.filter(pl.col(key) == base)
         for value in values:
-            if value == base:
+            if value == base or value not in done:
                 continue
             other_games = gframe.filter(pl.col(key) == value)
             common = {"key": key, "base": str(base), "value": str(value), **keyd}
@@ -354,6 +357,55 @@ def compare_variants(
             )
             rows += with_adjusted(family)
     return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+
+
+def _baseline(values: list[Any], baseline: str | None) -> Any:
+    """The baseline of one group's ``values`` (sorted): ``baseline`` when given and present, else
+    ``"defaults"`` when present, else the first."""
+    return baseline if baseline in values else ("defaults" if "defaults" in values else values[0])
+
+
+def unfinished_values(
+    runs: Runs,
+    key: str = "variant",
+    baseline: str | None = None,
+    by: Sequence[str] = ("game", "players", "mix"),
+) -> pl.DataFrame:
+    """What ``compare_variants`` (same ``key``, ``baseline`` and ``by``) leaves out: each value of ``key``
+    in a group of two or more none of whose games finished (every one truncated or errored), so that
+    there is nothing to compare it on.  One row per such value: the ``by`` columns, ``value``, ``base``
+    (the group's baseline: when it is the value, nothing in the group is compared), ``games``,
+    ``truncated`` (cut at the decision cap) and ``errored``."""
+    games = runs.games()
+    errored = errored_column(games)
+    counts = (
+        games.group_by([*by, key], maintain_order=True)
+        .agg(
+            pl.len().alias("games"),
+            (~pl.col("truncated")).sum().alias("finished"),
+            errored.sum().alias("errored"),
+        )
+        .collect()
+    )
+    rows = []
+    for gkey, group in counts.group_by(list(by), maintain_order=True):
+        values = sorted(group[key].to_list(), key=str)
+        if len(values) < 2:
+            continue
+        base = _baseline(values, baseline)
+        dead = group.filter(pl.col("finished") == 0).sort(pl.col(key).cast(pl.String))
+        for row in dead.iter_rows(named=True):
+            rows.append(
+                {
+                    **dict(zip(by, gkey, strict=True)),
+                    "value": str(row[key]),
+                    "base": str(base),
+                    "games": int(row["games"]),
+                    "truncated": int(row["games"] - row["errored"]),
+                    "errored": int(row["errored"]),
+                }
+            )
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
 #: how ``compare_variants`` corrects the metrics of one comparison (``p_adjusted``)

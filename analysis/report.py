@@ -8,6 +8,8 @@ Sections answer one question each, with a chart, tables and one sentence read of
 sections whose records are absent are left out (each game's own sections appear with its records).
 They live in ``analysis.sections``: ``general`` for any game, one module per game, and ``blocks``
 for the charts, tables and number formats they share; this module orders them and writes the file.
+A run none of whose games finished is named in its game's first section (``sections.unfinished``) and
+read by no other.
 The head of the report lists every run's configuration and seed, package versions, and which
 component data values are reconstructed rather than printed (and, where a sensitivity screen is in the
 report, which of them could overturn its seat verdict).  A ``tune.json`` (``skald tune``) or
@@ -27,12 +29,13 @@ tooltips of the runs table.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,12 +47,13 @@ import polars as pl
 from analysis import verdicts
 from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import RESULT_FILES, Runs, find_results, open_runs
-from analysis.sections import general, ladder, stronger
+from analysis.sections import general, ladder, stronger, unfinished
 from analysis.sections.blocks import Section
 from analysis.sections.illustration import watch, write_pages
 from analysis.study import variant_labels
 from sim.errors import SkaldError
 from sim.games import GAMES
+from sim.report import ShowStep, step_bar
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: rows a long table shows before "Show all"
@@ -151,28 +155,47 @@ class Part:
         return self.game.endswith("-compared")
 
 
-def game_sections(runs: Runs, game: str) -> list[Section]:
-    """One game's sections in reading order, each computed on that game's runs alone: its seat balance
-    (unless its plug-in's own sections cover seats), its plug-in's sections, the seat verdict under
-    stronger play and the skill ladder (where the records hold them), strategy strength, score curves
-    and the rule variants its own sections do not compare."""
+#: one step of the report: what it computes (for the progress line) and the sections it gives
+Step = tuple[str, Callable[[], list[Section]]]
+
+
+def game_steps(runs: Runs, game: str) -> list[Step]:
+    """One game's sections in reading order as steps, each computed on that game's runs alone: the runs
+    none of whose games finished, named (they are left out of every other section), then, on the runs
+    with finished games, its seat balance (unless its plug-in's own sections cover seats), its plug-in's
+    sections, the seat verdict under stronger play and the skill ladder (where the records hold them),
+    strategy strength, score curves and the rule variants its own sections do not compare."""
     own = runs.only(game=game)
+    live, dead = own.finished(), own.unfinished()
+    steps: list[Step] = []
+    if dead:
+        steps.append(
+            ("runs with no finished game", lambda: [unfinished.section(own, dead, f"{game}-unfinished")])
+        )
+    if not len(live):
+        return steps
     declared = GAMES.get(game)
-    covers_seats = declared is not None and declared.own_seats
-    sections = [] if covers_seats else [general.seat_section(own, sid=f"{game}-seat-balance")]
+    if declared is None or not declared.own_seats:
+        steps.append(("seat balance", lambda: [general.seat_section(live, sid=f"{game}-seat-balance")]))
     build = declared.load_sections() if declared is not None else None
     if build is not None:
-        sections += build(own)
-    sections += stronger.stronger_sections(own, sid=f"{game}-stronger-play")
-    sections += ladder.ladder_sections(own, sid=f"{game}-skill-ladder")
-    sections += [
-        general.strength_section(own, sid=f"{game}-strength"),
-        general.curves_section(own, sid=f"{game}-curves"),
+        steps.append(("its own sections", lambda: list(build(live))))
+    return steps + [
+        ("stronger play", lambda: stronger.stronger_sections(live, sid=f"{game}-stronger-play")),
+        ("skill ladder", lambda: ladder.ladder_sections(live, sid=f"{game}-skill-ladder")),
+        ("strategy strength", lambda: [general.strength_section(live, sid=f"{game}-strength")]),
+        ("score curves", lambda: [general.curves_section(live, sid=f"{game}-curves")]),
+        ("rule variants", lambda: _present(general.variants_section(own, sid=f"{game}-variants"))),
     ]
-    variants = general.variants_section(own, sid=f"{game}-variants")
-    if variants is not None:
-        sections.append(variants)
-    return sections
+
+
+def _present(section: Section | None) -> list[Section]:
+    return [] if section is None else [section]
+
+
+def game_sections(runs: Runs, game: str) -> list[Section]:
+    """One game's sections in reading order (``game_steps``, computed)."""
+    return [s for _, compute in game_steps(runs, game) for s in compute()]
 
 
 @dataclass(frozen=True)
@@ -195,6 +218,10 @@ class Result:
             from analysis.sensitivity.report import section
         return section(self.doc)
 
+    def section_list(self) -> list[Section]:
+        """``section`` as a report step's list."""
+        return [self.section()]
+
     def meta(self) -> dict[str, Any]:
         """What ``report.json`` lists of it: kind, name, game, players, seed and games spent."""
         d = self.doc
@@ -216,22 +243,54 @@ def read_results(paths: str | Path | Sequence[str | Path]) -> list[Result]:
     return out
 
 
-def build_parts(runs: Runs, results: Sequence[Result] = ()) -> list[Part]:
-    """The report's parts: one per game in the records (its sections, then a game to watch where its
-    plug-in declares a picture: ``analysis.sections.illustration``) or in the tune and sensitivity
-    results (their sections after the records'), then the comparison across games (with records)."""
-    parts = []
+def plan_parts(runs: Runs, results: Sequence[Result] = ()) -> list[tuple[Part, list[Step]]]:
+    """The report's parts, their sections still to compute, each with its steps: one per game in the
+    records (``game_steps``, then a game to watch where its plug-in declares a picture:
+    ``analysis.sections.illustration``) or in the tune and sensitivity results (their sections after the
+    records'), then the comparison across games (of the runs with finished games)."""
+    planned: list[tuple[Part, list[Step]]] = []
     for game in dict.fromkeys([*runs.games_played, *(r.game for r in results)]):
-        sections, notes = [], []
+        part = Part(game, game_title(game), [])
+        steps = []
         if game in runs.games_played:
-            watched, note = watch(runs.only(game=game), sid=f"{game}-game-to-watch")
-            sections = game_sections(runs, game) + ([watched] if watched is not None else [])
-            notes = [note] if note else []
-        sections += [r.section() for r in results if r.game == game]
-        parts.append(Part(game, game_title(game), sections, notes))
-    if len(runs):
-        parts.append(Part("", "Across games", [general.precision_section(runs)]))
-    return parts
+            steps = game_steps(runs, game)
+            if len(runs.only(game=game).finished()):
+                steps.append(("a game to watch", functools.partial(_watched, runs, game, part.notes)))
+        steps += [(f"the {r.kind} result", r.section_list) for r in results if r.game == game]
+        planned.append((part, steps))
+    live = runs.finished()
+    if len(live):
+        planned.append(
+            (Part("", "Across games", []), [("sample size", lambda: [general.precision_section(live)])])
+        )
+    return planned
+
+
+def _watched(runs: Runs, game: str, notes: list[str]) -> list[Section]:
+    """The game to watch among ``game``'s finished runs; a note on why there is none goes to ``notes``."""
+    watched, note = watch(runs.only(game=game).finished(), sid=f"{game}-game-to-watch")
+    if note:
+        notes.append(note)
+    return _present(watched)
+
+
+def compute_parts(
+    planned: list[tuple[Part, list[Step]]], show: ShowStep | None = None, extra: int = 0
+) -> list[Part]:
+    """The planned parts with their sections computed, step by step; ``show`` (``sim.report.step_bar``)
+    is told each step as it starts, and the steps in all (``extra`` more: the caller's own)."""
+    total = sum(len(steps) for _, steps in planned) + extra
+    for part, steps in planned:
+        for what, compute in steps:
+            if show is not None:
+                show(f"{part.title}: {what}", total)
+            part.sections += compute()
+    return [part for part, _ in planned]
+
+
+def build_parts(runs: Runs, results: Sequence[Result] = ()) -> list[Part]:
+    """The report's parts with their sections (``plan_parts``, computed)."""
+    return compute_parts(plan_parts(runs, results))
 
 
 def game_title(game: str) -> str:
@@ -258,11 +317,21 @@ def check_comparable(runs: Runs) -> None:
 
 def comparison_part(runs: Runs) -> Part:
     """The comparison of every run with the first given: each metric's difference, paired by block
-    where the runs share seeds, Holm-adjusted over the metrics of each comparison."""
+    where the runs share seeds, Holm-adjusted over the metrics of each comparison; a run none of whose
+    games finished is named and compared with nothing."""
+    return compute_parts([plan_comparison(runs)])[0]
+
+
+def plan_comparison(runs: Runs) -> tuple[Part, list[Step]]:
+    """``comparison_part``, its section still to compute, with its step."""
     game = runs.games_played[0]
     first = list(runs)[0].label
-    section = general.comparison_section(runs, baseline=first, sid=f"{game}-comparison")
-    return Part(f"{game}-compared", f"{game_title(game)}: runs compared with {first}", [section])
+    part = Part(f"{game}-compared", f"{game_title(game)}: runs compared with {first}", [])
+    return part, [("runs compared", functools.partial(_compared, runs, first, game))]
+
+
+def _compared(runs: Runs, first: str, game: str) -> list[Section]:
+    return [general.comparison_section(runs, baseline=first, sid=f"{game}-comparison")]
 
 
 def build_sections(runs: Runs) -> list[Section]:
@@ -439,21 +508,41 @@ def write_report(
     title: str | None = None,
     study: dict[str, Any] | None = None,
     compare: bool = False,
+    progress: bool = False,
 ) -> Path:
     """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it;
     with ``compare``, the report of two or more runs of one game compared with the first
     (``comparison_part``) comes first.
 
-    ``out`` is checked first (``check_output``); every file is written under a temporary name and
-    renamed into place, so a report stopped halfway leaves the previous one whole.
+    ``out`` is checked first (``check_output``), then every run's manifest and parts (``open_runs``);
+    every file is written under a temporary name and renamed into place, so a report stopped halfway
+    leaves the previous one whole.  With ``progress``, a line on stderr shows each step as it starts
+    (``sim.report.step_bar``: only on a terminal); nothing of it goes into the files.
     """
     out = check_output(out)
-    results = read_results(paths)
-    runs = open_runs(paths, required=compare or not results)
-    if compare:
-        check_comparable(runs)
-    with pl.Config(engine_affinity="in-memory"):
-        parts = ([comparison_part(runs)] if compare else []) + build_parts(runs, results)
+    with step_bar("report", enabled=progress) as show:
+        show("reading and checking the records")
+        results = read_results(paths)
+        runs = open_runs(paths, required=compare or not results)
+        if compare:
+            check_comparable(runs)
+        with pl.Config(engine_affinity="in-memory"):
+            planned = ([plan_comparison(runs)] if compare else []) + plan_parts(runs, results)
+            parts = compute_parts(planned, show, extra=2)  # and reading the records, writing the page
+        show("writing the page")
+        return _write_files(runs, parts, results, out, title, study, compare)
+
+
+def _write_files(
+    runs: Runs,
+    parts: list[Part],
+    results: Sequence[Result],
+    out: Path,
+    title: str | None,
+    study: dict[str, Any] | None,
+    compare: bool,
+) -> Path:
+    """Write the report's charts, pages, findings and page (``write_report``)."""
     sections = [s for part in parts for s in part.sections]
     out.parent.mkdir(parents=True, exist_ok=True)
     number = 0

@@ -8,6 +8,10 @@ Every frame carries ``run`` (a label per result folder, unique), ``game`` (game 
 ``variant`` (the rule switches that differ from the game's defaults, ``"defaults"`` when none)
 and, for games and seats, ``mix`` (the game's strategies, sorted, joined by " + ").
 ``game_id`` is unique only within a run: join on ``("run", "game_id")``.
+
+``open_runs`` refuses a run whose parts are not the ones its manifest lists, and ``Runs.outcomes``
+counts each run's finished, truncated and errored games (``Runs.finished`` keeps the runs with a
+finished game, ``Runs.unfinished`` names the others).
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from typing import Any
 
 import polars as pl
 
-from analysis.records import scan
+from analysis.records import TABLES, scan
 from sim.errors import SkaldError
+from sim.tables import check_part, part_name
 
 RUN_KEYS = ("run", "game", "variant")
 
@@ -39,6 +44,103 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
         ) from None
     except (OSError, ValueError) as exc:
         raise SkaldError(f"cannot read {str(path)!r}: {exc}") from None
+
+
+def check_manifest(folder: str | Path, manifest: Any) -> None:
+    """A one-line ``SkaldError`` unless ``manifest`` (a run folder's ``manifest.json``) names a game that is
+    installed and its player count, as every manifest ``skald run`` writes does."""
+    from sim.games import GAMES
+
+    where = str(Path(folder) / "manifest.json")
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    if not isinstance(config, dict) or not config.get("game"):
+        raise SkaldError(f"{where!r} names no game (no config.game: not a manifest written by `skald run`)")
+    game = str(config["game"])
+    if game not in GAMES:
+        raise SkaldError(
+            f"{where!r} names the game {game!r}, which is not installed"
+            f" (installed: {', '.join(sorted(GAMES))})"
+        )
+    players = config.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+        raise SkaldError(f"{where!r} gives no player count (config.players is {players!r})")
+
+
+def _chunks(folder: str | Path, config: dict[str, Any]) -> list[tuple[int, int, int]] | None:
+    """The run's chunks as its manifest lists them, ``(chunk, first game, stop)``; None for a manifest
+    that lists none (one written by hand or by an earlier Skald)."""
+    chunks = config.get("chunks")
+    if chunks is None:
+        return None
+    try:
+        out = [(int(c), int(a), int(b)) for c, a, b in chunks]
+    except (TypeError, ValueError):
+        raise SkaldError(
+            f"{str(Path(folder) / 'manifest.json')!r} lists its chunks wrongly (config.chunks should hold"
+            " [chunk, first game, stop] triples)"
+        ) from None
+    return out
+
+
+def _check_names(folder: Path, table: str, parts: list[Path], chunks: list[tuple[int, int, int]]) -> None:
+    """A ``SkaldError`` naming the first part the manifest lists that is missing, or the first part
+    there that it does not list."""
+    names = {p.name for p in parts}
+    for chunk, start, stop in chunks:
+        if part_name(chunk) not in names:
+            raise SkaldError(
+                f"results part {str(folder / table / part_name(chunk))!r} is missing (the manifest lists"
+                f" chunk {chunk}, games {start}-{stop - 1}; the run's records are incomplete)"
+            )
+    listed = {part_name(chunk) for chunk, _, _ in chunks}
+    for part in parts:
+        if part.name not in listed:
+            ends = f"{part_name(chunks[0][0])} to {part_name(chunks[-1][0])}" if chunks else "none"
+            raise SkaldError(
+                f"results part {str(part)!r} is no part of this run (its manifest lists the parts {ends};"
+                " the file was added or copied there)"
+            )
+
+
+def check_parts(folder: str | Path, manifest: dict[str, Any]) -> None:
+    """A one-line ``SkaldError`` unless the run's parts are those its manifest lists: every chunk's part of
+    every table there and no other, each a readable part of the run's table (``sim.tables.check_part``)
+    holding the chunk's games (and seats: games x players), the turns parts as many rows as the totals
+    count.  A manifest without chunks (not written by ``skald run``) has its parts checked one by one."""
+    folder = Path(folder)
+    config, tables = manifest["config"], manifest.get("tables") or {}
+    fields = (list(tables.get("action_fields", [])), list(tables.get("part_fields", [])))
+    run_id = str(manifest.get("run") or "") or None
+    chunks = _chunks(folder, config)
+    turns = (manifest.get("totals") or {}).get("turns")
+    for table in TABLES:
+        parts = sorted((folder / table).glob("*.parquet"))
+        if chunks is not None:
+            _check_names(folder, table, parts, chunks)
+        rows = {p.name: check_part(p, table, *fields, run_id) for p in parts}
+        if chunks is None:
+            continue
+        if table != "turns":
+            _check_rows(folder / table, rows, chunks, 1 if table == "games" else int(config["players"]))
+        elif isinstance(turns, int) and sum(rows.values()) != turns:
+            raise SkaldError(
+                f"the turns parts in {str(folder)!r} hold {sum(rows.values())} rows, not the {turns}"
+                " decisions its manifest counts (totals.turns)"
+            )
+
+
+def _check_rows(
+    folder: Path, rows: dict[str, int], chunks: list[tuple[int, int, int]], per_game: int
+) -> None:
+    """A ``SkaldError`` naming the first part of ``folder`` (a table) whose rows are not its chunk's games
+    times ``per_game``."""
+    for chunk, start, stop in chunks:
+        name, want = part_name(chunk), (stop - start) * per_game
+        if rows[name] != want:
+            raise SkaldError(
+                f"results part {str(folder / name)!r} holds {rows[name]} rows, not {want} (the manifest's"
+                f" chunk {chunk} holds games {start}-{stop - 1})"
+            )
 
 
 def game_defaults(game: str) -> dict[str, Any] | None:
@@ -112,6 +214,14 @@ class Run:
     @property
     def action_fields(self) -> list[str]:
         return list(self.manifest.get("tables", {}).get("action_fields", []))
+
+
+def errored_column(games: pl.LazyFrame) -> pl.Expr:
+    """Whether a game of ``games`` errored: its ``errored`` column, false where the records are older than
+    it (an errored game is also ``truncated``)."""
+    if "errored" in games.collect_schema().names():
+        return pl.col("errored").fill_null(False)
+    return pl.lit(False)
 
 
 #: the result files of runs that write no records: ``skald tune`` and ``skald sensitivity``
@@ -221,6 +331,47 @@ class Runs:
             ]
         )
 
+    @cached_property
+    def outcomes(self) -> pl.DataFrame:
+        """Per run, in run order: ``run`` (its label), ``games``, ``finished`` (games with a result),
+        ``truncated`` (cut at the decision cap) and ``errored`` (stopped by an error; the records count
+        them as truncated too, this column does not)."""
+        counts = []
+        for run in self.runs:
+            games = scan(run.path, "games")
+            row = games.select(
+                pl.len().alias("games"),
+                (~pl.col("truncated")).sum().alias("finished"),
+                errored_column(games).sum().alias("errored"),
+            ).collect()
+            games_n, finished, errored_n = (int(row[c][0]) for c in ("games", "finished", "errored"))
+            counts.append(
+                {
+                    "run": run.label,
+                    "games": games_n,
+                    "finished": finished,
+                    "truncated": games_n - finished - errored_n,
+                    "errored": errored_n,
+                }
+            )
+        schema = {"run": pl.String, **dict.fromkeys(("games", "finished", "truncated", "errored"), pl.Int64)}
+        return pl.DataFrame(counts, schema=schema)
+
+    def finished(self) -> Runs:
+        """The runs with at least one finished game (those every analysis can use)."""
+        done = set(self.outcomes.filter(pl.col("finished") > 0)["run"])
+        return Runs([r for r in self.runs if r.label in done])
+
+    def unfinished(self) -> list[tuple[Run, dict[str, int]]]:
+        """The runs none of whose games finished (every one truncated or errored), each with its
+        ``outcomes`` row (games, finished, truncated, errored)."""
+        rows = {r["run"]: r for r in self.outcomes.iter_rows(named=True)}
+        return [
+            (r, {k: v for k, v in rows[r.label].items() if k != "run"})
+            for r in self.runs
+            if rows[r.label]["finished"] == 0
+        ]
+
     def _lits(self, run: Run) -> list[pl.Expr]:
         return [
             pl.lit(run.label).alias("run"),
@@ -317,6 +468,9 @@ def open_runs(paths: str | Path | Iterable[str | Path], required: bool = True) -
     """Read one or several result folders (run folders, or study folders holding run folders); without
     ``required`` a folder holding no runs reads as none (``find_runs``).
 
+    Each run's manifest and parts are checked first (``check_manifest``, ``check_parts``): a one-line
+    ``SkaldError`` names the first part missing, extra, unreadable or of the wrong size.
+
     A run that appears twice (the same configuration, version and totals in two folders, as when two
     studies share a run) is read once: its games are the same, and counting them twice would halve
     every interval's honesty.  The folders left out are listed in ``Runs.duplicates``.
@@ -329,6 +483,8 @@ def open_runs(paths: str | Path | Iterable[str | Path], required: bool = True) -
     duplicates: list[tuple[str, str]] = []
     for label, path in zip(labels, folders, strict=True):
         run = Run(label, path, read_manifest(path))
+        check_manifest(path, run.manifest)
+        check_parts(path, run.manifest)
         key = fingerprint(path, run.manifest)
         if key in kept:
             duplicates.append((label, kept[key].label))

@@ -364,6 +364,7 @@ def verdicts(
         out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
     out += search_verdicts(findings, known)
     out += result_verdicts(findings, known)
+    out += unfinished_verdicts(findings, known)
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
     lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
     return sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
@@ -589,4 +590,26 @@ def result_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
         href = f"#{margin.section}" if margin.section in known else ""
         heading = "reconstructed values"
         out.append(Verdict(margin.game, heading, text[:1].upper() + text[1:], href, False, "sensitivity"))
+    return out
+
+
+#: the metric of a run or compared value none of whose games finished (``analysis.sections.unfinished``)
+UNFINISHED = "finished games"
+
+
+def unfinished_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdict]:
+    """One verdict per run (or compared value) none of whose games finished: named, with its games, and
+    said to be left out of every estimate and comparison."""
+    out, seen = [], set()
+    for f in findings:
+        name = f.groups.get("run", f.groups.get("value"))
+        if f.metric != UNFINISHED or (f.game, name) in seen:
+            continue
+        seen.add((f.game, name))
+        href = f"#{f.section}" if f.section in known else ""
+        text = (
+            f"No game of {name} finished ({f.games or 0:,} games, every one truncated or errored): it"
+            " is left out of every estimate and comparison."
+        )
+        out.append(Verdict(f.game, "no finished game", text, href, True, "unfinished"))
     return out

@@ -129,6 +129,11 @@ def manifest(
             "turns": summary.turns,
             "win_share_by_strategy": {row["strategy"]: row["win_rate"] for row in summary.strategies},
             "win_share_by_seat": [row["win_rate"] for row in summary.seats],
+            # the summary's rows: win rates over the decided games with their 95% intervals
+            "draws": summary.draws,
+            "ties": summary.ties,
+            "strategies": summary.strategies,
+            "seats": summary.seats,
         },
     }
 

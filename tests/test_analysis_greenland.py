@@ -225,10 +225,10 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
     assert "Not available" not in alone
 
 
-def test_no_greenland_sections_without_greenland(tmp_path: Path) -> None:
+def test_no_greenland_sections_without_greenland(tmp_path: Path, registered: str) -> None:
     from tests.analysis_testkit import write_results
 
-    folder = write_results(tmp_path / "t", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
+    folder = write_results(tmp_path / "t", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game=registered)
     html = write_report([folder], tmp_path / "r.html").read_text()
     assert "greenland-" not in html and "Thule" not in html
 

@@ -93,7 +93,7 @@ def _section(html: str, sid: str) -> str:
     return html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
 
 
-def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: Path) -> None:
+def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: Path, registered: str) -> None:
     """Knarr's seats are read once, in ``knarr-seats`` (the round is completed after the 40-VP trigger,
     knarr.md A.6), with the tests of equal chances; the general seat-balance section leaves Knarr out."""
     from tests.analysis_testkit import write_results
@@ -105,18 +105,18 @@ def test_knarr_seats_appear_once_in_their_own_section(results: Path, tmp_path: P
     assert re.search(r"on [\d,]+ blocks gives p [=<]", seats)
     assert re.search(r"Holm(&#39;|')s correction over \d+ tests|a single test", seats)
     assert "has an edge" not in seats and "largest seat gap" not in seats
-    toy = write_results(tmp_path / "toy", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
+    toy = write_results(tmp_path / "toy", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game=registered)
     mixed = write_report([toy, results], tmp_path / "mixed.html").read_text()
-    general = _section(mixed, "toy-seat-balance")
-    assert "toy" in general and "knarr" not in general.lower()
+    general = _section(mixed, f"{registered}-seat-balance")
+    assert registered in general and "knarr" not in general.lower()
     assert 'id="knarr-seat-balance"' not in mixed
     assert mixed.count('<section id="knarr-seats">') == 1
 
 
-def test_no_knarr_sections_without_knarr(tmp_path: Path) -> None:
+def test_no_knarr_sections_without_knarr(tmp_path: Path, registered: str) -> None:
     from tests.analysis_testkit import write_results
 
-    folder = write_results(tmp_path / "t", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game="toy")
+    folder = write_results(tmp_path / "t", [[3, 1], [2, 5], [4, 4]], ["greedy", "random"], game=registered)
     html = write_report([folder], tmp_path / "r.html").read_text()
     assert "knarr-" not in html
 

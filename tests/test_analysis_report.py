@@ -167,6 +167,7 @@ def test_report_has_every_section_and_image(study_dir: Path) -> None:
 
 def test_report_command(study_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "r" / "out.html"
+    target.parent.mkdir()  # -o refuses a missing folder
     assert _main(["report", str(study_dir / "mainland-3p"), "-o", str(target)]) == 0
     assert capsys.readouterr().out.strip() == f"report: {target}"
     assert (tmp_path / "r" / "out-01-mainland-seat-balance.png").is_file()

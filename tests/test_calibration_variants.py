@@ -174,7 +174,7 @@ def _paired_records(folder: Path, y: np.ndarray, rules: dict) -> Path:
     path = folder / "games" / "part-00000.parquet"
     table = pq.read_table(path)
     column = table.schema.get_field_index("game_seed")
-    pq.write_table(table.set_column(column, "game_seed", pa.array(seeds, pa.int64())), path)
+    pq.write_table(table.set_column(column, "game_seed", pa.array(seeds, pa.uint64())), path)
     return as_rotation(folder, k)
 
 

@@ -21,7 +21,7 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     ("target", "reason"),
     [
-        ("/proc/nope/r.html", "No such file or directory"),
+        ("/proc/nope/r.html", "the folder '/proc/nope' does not exist"),
         ("{file}/r.html", "is not a folder"),
     ],
 )
@@ -29,10 +29,10 @@ def test_an_unwritable_or_missing_output_path_is_one_line_before_the_work(
     run_folder: Path, tmp_path: Path, capsys, monkeypatch, target: str, reason: str
 ) -> None:
     """`skald report RUN -o /proc/nope/r.html` printed a 51-line traceback with exit 1."""
-    import sim.tables
+    import analysis.runs
 
     checked: list[Path] = []
-    monkeypatch.setattr(sim.tables, "check_run_parts", lambda folder, *args: checked.append(folder))
+    monkeypatch.setattr(analysis.runs, "check_parts", lambda folder, *args: checked.append(folder))
     (tmp_path / "file").write_text("x")
     path = target.format(file=tmp_path / "file")
     assert _main(["report", str(run_folder), "-o", path]) == 2
@@ -53,7 +53,8 @@ def test_a_report_stopped_halfway_leaves_the_previous_one_whole(
 ) -> None:
     import analysis.report
 
-    target = tmp_path / "new" / "r.html"  # a missing folder is made
+    target = tmp_path / "new" / "r.html"
+    target.parent.mkdir()  # a missing folder is refused (tests/test_overwrite_safety.py)
     assert _main(["report", str(run_folder), "-o", str(target)]) == 0
 
     def files() -> dict[str, bytes]:  # the report, its charts and its games' viewer pages (r-games/)

@@ -284,7 +284,7 @@ def _lay_files(sandbox: Path, case: Case) -> None:
             path.unlink(missing_ok=True)
         elif text.startswith("@game="):
             doc = json.loads(path.read_text())
-            doc["game"] = text.removeprefix("@game=")
+            doc["config"]["game"] = text.removeprefix("@game=")
             path.write_text(json.dumps(doc))
         else:
             path.parent.mkdir(parents=True, exist_ok=True)

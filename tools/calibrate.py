@@ -325,6 +325,7 @@ def write_half(source: Source, keep: np.ndarray, side: str, folder: Path, seats:
         written[table] = frame
     games = written["games"]
     manifest["config"]["games"] = games.num_rows
+    manifest["config"].pop("chunks", None)  # one part of some blocks' games, not the source's chunks
     manifest["totals"] = {
         "games": games.num_rows,
         "decisions": int(pc.sum(games["decisions"]).as_py() or 0),

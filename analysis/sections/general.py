@@ -8,6 +8,7 @@ import polars as pl
 from analysis import balance, charts, scores, strength
 from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
+from analysis.sections import unfinished
 from analysis.sections.blocks import (
     Chart,
     Section,
@@ -436,13 +437,20 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
     if not len(rest):
         return None
     comp = balance.compare_variants(rest)
+    words, left, dead = unfinished.left_out(balance.unfinished_values(rest), "variant", sid)
+    title = "Rule variants compared"
+    question = "Do the rule switches change balance, game length or truncation?"
     if comp.is_empty():
-        return None
+        if not words:
+            return None
+        return Section(
+            sid, title, question, f"{words} Nothing is left to compare.", tables=left, findings=dead
+        )
     return Section(
         sid,
-        "Rule variants compared",
-        "Do the rule switches change balance, game length or truncation?",
-        _comparison_reading(comp, "rule variants"),
+        title,
+        question,
+        f"{_comparison_reading(comp, 'rule variants')} {words}".strip(),
         charts=[
             Chart(
                 "variants",
@@ -450,8 +458,8 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
                 "Differences between rule variants",
             )
         ],
-        tables=[_comparison_table("Rule variants against the baseline", comp)],
-        findings=comparison_findings(sid, comp),
+        tables=[_comparison_table("Rule variants against the baseline", comp), *left],
+        findings=comparison_findings(sid, comp) + dead,
         notes=[
             "The largest seat win-rate gap is biased upwards in a finite sample, so its difference is "
             "bias-corrected by a bootstrap of whole blocks (paired by block where the two runs share seeds), "
@@ -468,14 +476,18 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
     strategies, data): the seat gap, game length and truncated games, paired by block where the runs
     share seeds and seats."""
     comp = balance.compare_variants(runs, key="run", baseline=baseline, by=("game", "players"))
+    dead = balance.unfinished_values(runs, key="run", baseline=baseline, by=("game", "players"))
+    words, left, named = unfinished.left_out(dead, "run", sid)
     question = "What changes between these runs?"
     if comp.is_empty():
-        return Section(sid, "Runs compared", question, "The runs share no player count, so nothing compares.")
+        apart = "The runs share no player count, so nothing compares."
+        reading = f"{words} Nothing is left to compare." if words else apart
+        return Section(sid, "Runs compared", question, reading, tables=left, findings=named, lead=True)
     return Section(
         sid,
         "Runs compared",
         question,
-        _comparison_reading(comp, "the runs"),
+        f"{_comparison_reading(comp, 'the runs')} {words}".strip(),
         charts=[
             Chart(
                 sid,
@@ -483,8 +495,8 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
                 f"Differences between each run and {baseline}",
             )
         ],
-        tables=[_comparison_table(f"Each run against {baseline}", comp)],
-        findings=comparison_findings(sid, comp),
+        tables=[_comparison_table(f"Each run against {baseline}", comp), *left],
+        findings=comparison_findings(sid, comp) + named,
         lead=True,
         notes=[
             "The runs are paired by block where they share seeds and seat mode (the same deals), else "

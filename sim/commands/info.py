@@ -16,8 +16,11 @@ from sim.games import GAMES, get_game
 def games_command() -> None:
     """List the registered games (plug-ins of the skald.games entry points) and their player counts."""
     table = Table(title="games")
-    for name in ("game", "what it is", "players", "rule switches", "max decisions"):
-        table.add_column(name)
+    table.add_column("game", no_wrap=True)  # names a user types: never cut (the others wrap)
+    table.add_column("what it is", overflow="fold")
+    table.add_column("players", no_wrap=True)
+    table.add_column("rule switches", no_wrap=True)  # one a line
+    table.add_column("max decisions", overflow="fold")
     for name in sorted(GAMES):
         try:
             game = get_game(name)
@@ -29,7 +32,7 @@ def games_command() -> None:
             name,
             GAMES[name].description,
             f"{game.min_players}-{game.max_players}",
-            ", ".join(s.name for s in game.rule_switches) or "-",
+            ",\n".join(s.name for s in game.rule_switches) or "-",
             str(game.default_max_decisions),
         )
     out.print(table)
@@ -81,8 +84,9 @@ def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> No
     """List GAME's rule switches (--rule NAME=VALUE) with defaults, choices and rulings."""
     spec = get_game(game)
     table = Table(title=f"rule switches of {spec.name}", show_lines=True)
-    for name in ("rule", "default", "choices", "ruling"):
-        table.add_column(name)
+    table.add_column("rule", no_wrap=True)  # the name a user types: never cut (the others wrap)
+    for name in ("default", "choices", "ruling"):
+        table.add_column(name, overflow="fold")
     for switch in spec.rule_switches:
         choices = ", ".join(map(str, switch.choices)) or "any"
         table.add_row(switch.name, str(switch.default), choices, switch.doc)

@@ -9,6 +9,9 @@ import typer
 
 from sim.commands.base import ResultFolders, TitleOpt, app
 
+#: ``--quiet`` of report and compare: their progress line shows only on a terminal, never in the page
+QuietReport = Annotated[bool, typer.Option("--quiet", "-q", help="No progress line on stderr.")]
+
 
 @app.command("report")
 def report_command(
@@ -18,9 +21,10 @@ def report_command(
         typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/report.html)."),
     ] = None,
     title: TitleOpt = None,
+    quiet: QuietReport = False,
 ) -> None:
     """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
-    _write(results, output, "report.html", title, compare=False)
+    _write(results, output, "report.html", title, compare=False, quiet=quiet)
 
 
 @app.command("compare")
@@ -34,23 +38,29 @@ def compare_command(
         typer.Option("--output", "-o", help="HTML file to write (default: FIRST_RESULTS_DIR/compare.html)."),
     ] = None,
     title: TitleOpt = None,
+    quiet: QuietReport = False,
 ) -> None:
     """Compare runs of one game (two rule sets, strategy mixes or data files): every metric's difference
     with the first run, paired where the runs share seeds, the verdict first; then each run's report."""
-    _write(results, output, "compare.html", title, compare=True)
+    _write(results, output, "compare.html", title, compare=True, quiet=quiet)
 
 
-def _write(results: list[Path], output: Path | None, default: str, title: str | None, compare: bool) -> None:
-    """Check the output path and every run's parts before anything is written, then write the page."""
+def _write(
+    results: list[Path], output: Path | None, default: str, title: str | None, compare: bool, quiet: bool
+) -> None:
+    """Check the output path and every run's parts before anything is written, then write the page.
+
+    The page's folder must exist, and a file already there is replaced only when it is a page Skald wrote
+    (``sim.outputs.check_page``); without ``-o``, a missing first folder is left to ``find_runs``."""
     from analysis.report import check_output, write_report
-    from analysis.runs import find_runs, has_results, read_manifest
-    from sim.tables import check_run_parts
+    from sim.outputs import check_page
 
-    target = check_output(output if output is not None else results[0] / default)
-    for folder in find_runs(results, required=compare or not has_results(results)):
-        tables = read_manifest(folder).get("tables", {})
-        check_run_parts(folder, tables.get("action_fields", []), tables.get("part_fields", []))
-    print(f"report: {write_report(results, target, title=title, compare=compare)}")
+    target = output if output is not None else results[0] / default
+    if output is not None or target.parent.is_dir():
+        check_page(target, "-o", "the report")
+    target = check_output(target)
+    # write_report checks every run's manifest and parts (analysis.runs.open_runs) before it writes
+    print(f"report: {write_report(results, target, title=title, compare=compare, progress=not quiet)}")
 
 
 @app.command("replay")
