@@ -265,15 +265,7 @@ def find_runs(paths: Iterable[str | Path], required: bool = True) -> list[Path]:
         if (path / "manifest.json").is_file():
             found.append(path)
             continue
-        inner = sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.json").is_file())
-        if not inner:  # a folder of study folders (`skald study --all --out results`)
-            inner = sorted(
-                p
-                for sub in sorted(path.iterdir())
-                if sub.is_dir()
-                for p in sub.iterdir()
-                if p.is_dir() and (p / "manifest.json").is_file()
-            )
+        inner = _runs_within(path)
         if not inner and required:
             raise SkaldError(
                 f"no runs in {str(path)!r} (expected manifest.json there or in its subfolders, from "
@@ -285,6 +277,23 @@ def find_runs(paths: Iterable[str | Path], required: bool = True) -> list[Path]:
         if p.resolve() not in {u.resolve() for u in unique}:
             unique.append(p)
     return unique
+
+
+def _is_run(path: Path) -> bool:
+    return path.is_dir() and (path / "manifest.json").is_file()
+
+
+def _runs_within(path: Path) -> list[Path]:
+    """The runs in ``path``'s subfolders, in name order: a subfolder that is a run, and the runs in a
+    subfolder that holds them (a study folder beside single runs, as in ``results/`` after ``skald run``
+    and ``skald study --all`` both wrote there)."""
+    found: list[Path] = []
+    for sub in sorted(p for p in path.iterdir() if p.is_dir()):
+        if _is_run(sub):
+            found.append(sub)
+        else:
+            found.extend(sorted(p for p in sub.iterdir() if _is_run(p)))
+    return found
 
 
 def _labels(paths: Sequence[Path]) -> list[str]:
