@@ -269,7 +269,7 @@ def one_bar_each(table: pl.DataFrame, group: str, series: str) -> pl.DataFrame:
     """``table`` with a series that two rows share in one panel and group (two runs of one variant and
     mix) numbered ("x", "(2) x": a legend cuts long names at their end), in the order of the rows'
     values, not the order the frame came in: a bar for each row, and the same chart from the same
-    records (issue 15, "Determinism")."""
+    records."""
     keys = [k for k in ("players", group, series) if k in table.columns]
     if not table.height or not bool(table.select(keys).is_duplicated().any()):
         return table

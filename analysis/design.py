@@ -61,7 +61,7 @@ def design_seats(runs: Runs) -> pl.LazyFrame:
     """``Runs.seats()`` with the game's ``block``, ``base_game`` and ``excluded`` flag.
 
     Truncated and errored games have no winner: every rate leaves them out (``excluded``) and
-    counts them beside the rate (issue 15, item 6)."""
+    counts them beside the rate."""
     return runs.seats().join(_game_design(runs), on=["run", "game_id"], how="left", maintain_order="left")
 
 

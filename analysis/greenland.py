@@ -1,4 +1,4 @@
-"""Greenland questions (issue 7): how often each tribe wins and survives (the history says only the
+"""Greenland questions: how often each tribe wins and survives (the history says only the
 Thule survived), what converting to monotheism does, how far apart the scores are, how long games last
 and how often (and when) tribes die out.
 

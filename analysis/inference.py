@@ -7,7 +7,7 @@ axis (and the positions after them where there are several), and broadcasts over
 the analysis calls them on one group's blocks, the calibration suite (``tests/test_calibration.py``)
 on a thousand replicates at once.
 
-This module gathers the names of the modules that do the work, one job each (issue 17), so callers
+This module gathers the names of the modules that do the work, one job each, so callers
 keep writing ``inference.shares_test``:
 
 * ``analysis.design``: ``seats_modes``, ``with_blocks``, ``design_seats``, ``design_games``: the

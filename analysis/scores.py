@@ -37,7 +37,7 @@ def summarize(frame: pl.LazyFrame | pl.DataFrame, value: str | pl.Expr, by: Sequ
     """Per group of ``by``: n, mean, low, high (95% interval of the mean), blocks, sd, min, p10, median,
     p90, max.
 
-    The mean's interval knows the design (issue 15): where ``frame`` has a ``block`` column
+    The mean's interval knows the design: where ``frame`` has a ``block`` column
     (``inference.design_seats``/``design_games``: a rotation block replays one deal) it is
     ``inference.cluster_mean``'s, the block-total standard error with t on blocks - 1 degrees of freedom;
     without one every row is its own block (the plain t interval, right only for independent rows).

@@ -153,7 +153,7 @@ def category_win_test(
 ) -> tuple[float, float, int]:
     """(chi2, p, dof): do k categories (tribes, drafted territories) win equally often, where game g seats
     ``counts[g, i]`` players of category i (0, 1 or several), who win ``wins[g, i]`` summed shares, of
-    ``players[g]`` seats?  Issue 15, item 2 (methods section 4).
+    ``players[g]`` seats?  (Methods section 4.)
 
     Under equal chances the winner is one of a game's seats, each with chance 1/P_g: one multinomial draw
     per game.  So category i's wins have mean E_i = Σ_g c_gi/P_g and the categories' covariance is

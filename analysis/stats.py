@@ -251,8 +251,8 @@ def canonical_rows(matrix: np.ndarray) -> np.ndarray:
 def in_order(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     """The arrays' units (last axis) in one order, lexicographic by the first array's values, then the
     second's, and so on, each array moved alike.  A sum over units (numpy's pairwise sum, a mean, a
-    variance) then does not depend on the order the records were read in (issue 15, "Determinism": "The
-    same records give byte-identical report"); polars' group_by and join give their rows in no fixed
+    variance) then does not depend on the order the records were read in (the
+    same records give a byte-identical report); polars' group_by and join give their rows in no fixed
     order, and float addition is not associative."""
     same = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in arrays))
     if not same or same[0].ndim == 0:

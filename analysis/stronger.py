@@ -1,4 +1,4 @@
-"""Verdicts under stronger play (issue 19): each game's seat (or start-position) verdict from its
+"""Verdicts under stronger play: each game's seat (or start-position) verdict from its
 scripted mirror match set beside the same test with a search strategy in every seat.
 
 A *mirror* run plays one strategy spec in every seat; it is a *search* mirror where that strategy

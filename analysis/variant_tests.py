@@ -1,5 +1,4 @@
-"""Two variants' seat patterns, knowing the design (issue 15, item 4; reference/analysis-methods.md
-section 2).
+"""Two variants' seat patterns, knowing the design (reference/analysis-methods.md section 2).
 
 * ``gap_difference``: the difference of the largest seat win-rate gaps, bias-corrected by a bootstrap
   of whole blocks, with a jackknife t interval.
@@ -65,7 +64,7 @@ class GapDifference:
 def gap_difference(
     ya: Array, ma: Array, yb: Array, mb: Array, *, paired: bool, seed: int, resamples: int = 400
 ) -> GapDifference:
-    """``b − a`` of the largest gap between k positions' win rates, knowing the design (issue 15, item 4).
+    """``b − a`` of the largest gap between k positions' win rates, knowing the design.
 
     ``y[..., b, i]`` is block b's summed win shares of position i, ``m[..., b]`` its decided games.
 
@@ -135,8 +134,8 @@ def _two_row_chi2(wa: Array, na: Array, wb: Array, nb: Array) -> Array:
 def homogeneity_test(
     ya: Array, ma: Array, yb: Array, mb: Array, *, paired: bool, seed: int, permutations: int = 2000
 ) -> HomogeneityTest:
-    """Do the seats' shares of the wins differ between two variants (issue 15, item 4: "the homogeneity
-    test as the main test of a variant comparison")?  ``y[..., b, i]``: block b's win shares of position i,
+    """Do the seats' shares of the wins differ between two variants (the main test of a
+    variant comparison)?  ``y[..., b, i]``: block b's win shares of position i,
     ``m[..., b]`` its decided games.
 
     The statistic is the chi-square of the 2 × k table of summed win shares; its reference distribution

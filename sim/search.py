@@ -1,5 +1,5 @@
 """What a search strategy is given in place of the true state: a sampler of determinized states and the
-game's forward model (issue 19; Cowling, Powley and Whitehouse 2012, information-set MCTS).
+game's forward model (Cowling, Powley and Whitehouse 2012, information-set MCTS).
 
 A strategy that declares ``searches = True`` is handed a ``SearchContext`` once per game (``attach``),
 beside the views it gets at every decision.  The context never exposes the true state: ``sample(rng)``

@@ -1,5 +1,5 @@
 """The conformance checker for game plug-ins: ``check_game(game)`` plays a game and checks the rules every
-Skald game must keep (issue 17's list), raising ``ConformanceError`` with a message naming the game, the
+Skald game must keep, raising ``ConformanceError`` with a message naming the game, the
 player count, the seed and the decision where one is broken.
 
     from sim.testing import check_game

@@ -1,4 +1,4 @@
-"""The replay viewer: one recorded game as a self-contained HTML page (issue 20).
+"""The replay viewer: one recorded game as a self-contained HTML page.
 
     skald replay RUN --game ID --html FILE [--view all|N]
 

@@ -1,4 +1,4 @@
-"""The example plug-in (``examples/skald-tictactoe``, issue 17) registered for one test at run time, so the
+"""The example plug-in (``examples/skald-tictactoe``) registered for one test at run time, so the
 tests that play it need it neither installed nor named by the core."""
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def snapshots(
     return tuple(out)
 
 
-# --------------------------------------------------------------------------- determinize checks (issue 19)
+# --------------------------------------------------------------------------- determinize checks
 
 Cases = Sequence[tuple[int, Any, int]]  # (index, state, seat): a state and the seat it is determinized for
 
@@ -79,7 +79,7 @@ def check_input_unchanged(game: Any, determinize: Any, cases: Cases) -> list[tup
 
 
 def check_information_only(game: Any, determinize: Any, cases: Cases) -> None:
-    """Issue 19: a state redrawn with another generator (so differing only in what ``seat`` cannot see, the
+    """A state redrawn with another generator (so differing only in what ``seat`` cannot see, the
     seed and the game's generator included) gives the same determinization for the same generator."""
     for i, state, seat in cases:
         other = determinize(state, seat, np.random.default_rng(10_000 + i))
@@ -90,7 +90,7 @@ def check_information_only(game: Any, determinize: Any, cases: Cases) -> None:
 
 
 def search_picks(game: Any, states: Sequence[Any], seat: int) -> list[Any]:
-    """Issue 19: what ``ismcts`` (20 iterations, playouts cut after 8 decision points, one generator seed)
+    """What ``ismcts`` (20 iterations, playouts cut after 8 decision points, one generator seed)
     picks in each of ``states`` for ``seat``, given samples of that seat's information only; each pick is
     checked to be legal."""
     from sim.search import SearchContext

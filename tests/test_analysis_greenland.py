@@ -1,4 +1,4 @@
-"""Greenland's balance questions (issue 7) through ``analysis.greenland`` and the report: tiny real runs
+"""Greenland's balance questions through ``analysis.greenland`` and the report: tiny real runs
 (2, 3 and 4 tribes, and the 4-tribe deals again with ``conversion=any``)."""
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
     html = write_report([results], tmp_path / "report.html").read_text()
     found = re.findall(r'<section id="([^"]+)"', html)
     general = ["greenland-strength", "greenland-curves", "greenland-variants"]
-    watch = ["greenland-game-to-watch"]  # issue 20: after the game's sections
+    watch = ["greenland-game-to-watch"]  # after the game's sections
     expected = ["greenland-seat-balance", *SECTIONS, *general, *watch]
     assert [s for s in found if s.startswith("greenland")] == expected
     for sid in SECTIONS:
@@ -248,12 +248,12 @@ def test_packaged_study() -> None:
     ]
     assert twin and all(r.strategies == anyone[0].strategies and r.seed == anyone[0].seed for r in twin)
     assert sum(r.games for r in plan) <= 450  # about a minute on two cores
-    assert {r.players for r in plan if len(set(r.strategies)) == 1} == {2, 3, 4}  # issue 16: mirror matches
+    assert {r.players for r in plan if len(set(r.strategies)) == 1} == {2, 3, 4}  # mirror matches
 
 
 def test_tribe_win_test_is_one_draw_per_game_not_a_2xk_table() -> None:
-    """Issue 15, item 2: "With all four categories in every game, that inflates the statistic by
-    k/(k-1)". Four tribes seated once in each of 40 games (wins 16, 10, 8, 6): the per-game test is
+    """With all four categories in every game, a 2×k table inflates the statistic by k/(k-1). Four
+    tribes seated once in each of 40 games (wins 16, 10, 8, 6): the per-game test is
     inference.one_per_game_test's chi-square, the 2×k table's statistic is 4/3 of it and its p smaller."""
     from analysis import inference, stats
 
@@ -283,7 +283,7 @@ def test_tribe_win_test_where_the_tribes_vary_by_game() -> None:
 
 
 def test_spread_chart_labels_do_not_collide() -> None:
-    """Issue 16: "No colliding labels (Greenland 4p spreads: "over lastwin score")": three panels of the
+    """No colliding labels (Greenland's 4p spreads once read "over lastwin score"): three panels of the
     spreads chart with both conversion rules, each measure's tick label whole and clear of its neighbours."""
     from analysis import charts
     from analysis.sections.greenland import SPREAD_AXIS

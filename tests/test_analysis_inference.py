@@ -56,7 +56,7 @@ def test_cluster_proportion_matches_statsmodels_cluster_covariance() -> None:
 
 
 def test_proportion_intervals_are_never_zero_width() -> None:
-    """Issue 15: "Zero-variance samples get zero-width intervals"; an all-or-none rate takes n_eff = B
+    """Zero-variance samples get no zero-width intervals: an all-or-none rate takes n_eff = B
     (Wilson's, near the rule of three), and where no block differs DEFF is taken as 1/m."""
     none = inference.cluster_proportion(np.zeros(20), np.full(20, 4.0))
     assert float(none.low) == 0.0 and float(none.n_eff) == 20
@@ -70,7 +70,7 @@ def test_proportion_intervals_are_never_zero_width() -> None:
 
 
 def test_cluster_mean_t_interval_and_undefined_interval_without_variation() -> None:
-    """Methods section 2, few blocks: "a t reference with B − 1 degrees of freedom"; issue 15: no
+    """Methods section 2, few blocks: "a t reference with B − 1 degrees of freedom"; no
     "13.0 [13.0, 13.0]": a sample that does not vary has no interval."""
     values = np.array([[10.0, 12.0], [11.0, 15.0], [9.0, 9.0], [14.0, 12.0]])
     est = inference.cluster_mean(values.sum(axis=1), np.full(4, 2.0), (values**2).sum(axis=1))
@@ -198,8 +198,8 @@ def test_detectable_gap_inverts_the_noncentral_chi_square() -> None:
 
 
 def test_balance_tables_state_games_blocks_and_excluded(tmp_path: Path) -> None:
-    """Issue 15: "Each result states its number of games and of independent blocks"; truncated and errored
-    games "excluded the same way everywhere, with their count shown beside every rate"."""
+    """Each result states its number of games and of independent blocks; truncated and errored games are
+    excluded the same way everywhere, with their count shown beside every rate."""
     scores = [[2, 1], [1, 2], [2, 1], [1, 2], [2, 1], [2, 1], [1, 2], [2, 1]]
     folder = as_rotation(write_results(tmp_path / "r", scores, ["A", "B"], truncated=[7]), 2)
     runs = open_runs(folder)
@@ -215,8 +215,9 @@ def test_balance_tables_state_games_blocks_and_excluded(tmp_path: Path) -> None:
 
 
 def test_records_rates_leave_out_truncated_and_errored_games(tmp_path: Path) -> None:
-    """Issue 15, item 6: "records.seat_win_rates, strategy_win_rates ... count them as losses; balance
-    excludes them": 10 games with 2 truncated show 60% in one place and 75% in the other."""
+    """``records.seat_win_rates`` and ``strategy_win_rates`` leave truncated and errored games out, as
+    ``balance`` does (counting them as losses, 10 games with 2 truncated showed 60% in one place and 75%
+    in the other)."""
     scores = [[2, 1]] * 6 + [[1, 2]] * 2 + [[2, 1]] * 2  # seat 0 wins 8 of 10, two of those truncated
     errored = [False] * 9 + [True]
     folder = write_results(tmp_path / "r", scores, ["A", "B"], truncated=[8])

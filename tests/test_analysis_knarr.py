@@ -45,7 +45,7 @@ def test_tables(results: Path) -> None:
     assert ((margin["low"] <= margin["mean"]) & (margin["mean"] <= margin["high"])).all()
 
     held = knarr.holdings(runs, min_games=1)
-    # issue 16, "Names, not codes: Knarr cards by name (today "D11A", "B23" ...)"
+    # names, not codes: Knarr cards by name (not "D11A", "B23" ...)
     for kind, named in (
         ("destination", r"^(Trading Land|Land of Influence) \d+: .+ for .+"),
         ("Building", r"^Building \d+ \(cost \d+\)$"),
@@ -76,7 +76,7 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
         "knarr-strength",
         "knarr-curves",
         "knarr-variants",
-        "knarr-game-to-watch",  # issue 20: after the game's sections
+        "knarr-game-to-watch",  # after the game's sections
     ]
     for sid in SECTIONS:
         part = html.split(f'<section id="{sid}">', 1)[1].split("</section>", 1)[0]
@@ -127,8 +127,8 @@ def test_packaged_study() -> None:
     plan = spec.plan()
     assert {r.rules.get("skali") for r in plan} == {False, True}
     assert all(r.game == "knarr" for r in plan) and sum(r.games for r in plan) <= 600  # under a minute
-    # issue 16: "the seat-advantage question ... is measured with mirror matches"; "Studies use the games'
-    # other strategies where they matter: Knarr's study ignores four of its six"
+    # the seat-advantage question is measured with mirror matches, and the study uses Knarr's other
+    # strategies where they matter
     assert any(len(set(r.strategies)) == 1 for r in plan)
     assert {s for r in plan for s in r.strategies} >= {
         "greedy",

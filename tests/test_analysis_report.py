@@ -264,8 +264,8 @@ def _seat_row(**changes: object) -> dict:
 
 
 def test_seat_verdict_counts_holm_adjusted_groups_not_raw_chi_square() -> None:
-    """Issue 15 item 3: "Any verdict drawn from several tests (which seat, which group ...) uses Holm or
-    Benjamini-Hochberg. It says which correction, and how many tests it stands on." A group whose
+    """A verdict drawn from several tests (which seat, which group ...) uses Holm or Benjamini-Hochberg
+    and says which correction, and how many tests it stands on. A group whose
     independent-games chi-square p is 0.01 but whose Holm p over 4 groups is 0.08 is not significant."""
     import polars as pl
 

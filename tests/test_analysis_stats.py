@@ -75,7 +75,7 @@ def test_two_proportions_and_two_means() -> None:
     assert comp.effect == pytest.approx(2.0 / np.std(a, ddof=1))
     assert comp.low < 2.0 < comp.high
     assert 0 < comp.p_value < 0.1
-    # issue 15, item 9: "two_means pairs a z interval with a Welch-t p"; now the interval is Welch's t
+    # two_means once paired a z interval with a Welch-t p; now the interval is Welch's t
     # (equal variances and sizes: Welch-Satterthwaite df = 6), which excludes 0 exactly when p < 0.05
     se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 4)
     assert comp.high - 2.0 == pytest.approx(scipy_stats.t.ppf(0.975, 6) * se)
@@ -87,7 +87,7 @@ def test_two_proportions_and_two_means() -> None:
 def test_mean_interval_and_games_to_halve() -> None:
     mean, low, high = stats.mean_interval(np.array([1.0, 2.0, 3.0]))
     assert mean == 2.0
-    # issue 15, item 9: "z intervals for means at n = 5 are 0.71x the t width": t on n - 1 df now
+    # z intervals for means at n = 5 were 0.71x the t width: t on n - 1 df now
     assert high - mean == pytest.approx(scipy_stats.t.ppf(0.975, 2) * 1.0 / math.sqrt(3))
     # "Zero-variance samples get zero-width intervals ("13.0 [13.0, 13.0]")": none now
     mean, low, high = stats.mean_interval(np.array([13.0, 13.0, 13.0]))
@@ -130,7 +130,7 @@ def test_rates_independence_test_by_hand() -> None:
 
 
 def test_summarize_gives_t_intervals_and_none_of_zero_width() -> None:
-    """Issue 15, item 9: score summaries' means had z intervals (0.71x the t width at n = 5) and
+    """Score summaries' means once had z intervals (0.71x the t width at n = 5) and
     zero-width intervals where every value was the same."""
     import polars as pl
 

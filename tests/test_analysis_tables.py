@@ -217,7 +217,7 @@ def test_graenaland_draft_by_hand(tmp_path: Path) -> None:
     test = parts["territory_tests"].row(0, named=True)
     # every territory is one seat of each game: one winner per game, expected 4/3 wins each:
     # chi2 = (1/9 + 25/9 + 16/9) / (4/3) = 3.5; the 2x3 table of wins 1, 3, 0 and non-wins 3, 1, 4
-    # (42/12 + 42/24 = 5.25) is k/(k - 1) = 3/2 times it (issue 15, item 2)
+    # (42/12 + 42/24 = 5.25) is k/(k - 1) = 3/2 times it
     assert test["chi2"] == pytest.approx(3.5)
     assert test["dof"] == 2
     assert stats.rates_independence_test([1, 3, 0], [4, 4, 4])[0] == pytest.approx(3.5 * 3 / 2)

@@ -13,8 +13,8 @@ from tests.cli_kit import cli
 
 
 def test_the_copy_row_times_copy_and_the_round_trip() -> None:
-    """Issue 18: 'A cheap state copy for every game ... with its cost per copy in skald bench (µs per
-    copy and copies/s). It must be much cheaper than to_dict/from_dict: measure both.'"""
+    """Every game has a cheap state copy, its cost per copy in skald bench (µs per copy and copies/s),
+    much cheaper than to_dict/from_dict: both are measured."""
     plan, _ = make_plan("knarr", 4, ["random"], seats="fixed", seed=3)
     row = measure_copy(plan, 0.2, 1)
     assert row["kind"] == "copy" and row["games"] == 1 and row["states"] >= 30
@@ -23,7 +23,7 @@ def test_the_copy_row_times_copy_and_the_round_trip() -> None:
     assert row["round_trip_us"] > 0 and row["to_dict_us"] > 0 and row["from_dict_us"] > 0  # timed apart
     assert row["copy_speedup"] == pytest.approx(row["round_trip_us"] / row["copy_us"], rel=0.05)
     assert row["copy_speedup"] > 2  # much cheaper than the snapshot round trip (5-30x measured)
-    # issue 19: an iteration of search costs about one determinization beside its playout
+    # an iteration of search costs about one determinization beside its playout
     assert row["determinize_us"] is not None and row["determinize_us"] > 0
 
 

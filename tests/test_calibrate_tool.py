@@ -1,9 +1,8 @@
 """``tools/calibrate.py --mode splits`` at a tiny size: a few null-certain splits of two tiny real runs (one a
 3-player Graenaland run, so ``graenaland.three_player`` is exercised), every figure line parsed.
 
-Issue 15: "A longer version with more replicates and real runs is a script or ``skald bench`` mode, not
-a timed test." This test only checks that the script runs and says what it measured; the figures are
-in the report of the commit that added the mode.
+The longer version, with more replicates and real runs, is a script, not a timed test: this test only
+checks that the script runs and says what it measured, not the figures themselves.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Calibration of the analysis's tests and intervals on synthetic records whose truth is known.
 
-Issue 15: "the false-positive rate at α = 0.05 must lie within 3.5-6.5%, and 95% coverage within
-93.5-96.5%. Include a deal effect as strong as the Greenland one (DEFF about 2.9)."
+The bar: the false-positive rate at α = 0.05 must lie within 3.5-6.5%, and 95% coverage within
+93.5-96.5%, with a deal effect as strong as the Greenland one (DEFF about 2.9).
 
 The synthetic design is a ``--seats rotate`` run: ``blocks`` deals, each replayed under the k cyclic
 shifts of k strategies of unequal skill (one game per shift), with
@@ -32,7 +32,7 @@ from analysis.runs import open_runs
 from tests.analysis_testkit import as_rotation, write_results
 
 ALPHA = 0.05
-#: the issue's bands: false-positive rate at α = 0.05, and coverage of a 95% interval
+#: the bands: false-positive rate at α = 0.05, and coverage of a 95% interval
 FPR_BAND = (0.035, 0.065)
 COVERAGE_BAND = (0.935, 0.965)
 REPS = 4000
@@ -224,8 +224,8 @@ def test_seat_rate_intervals_cover(name: str) -> None:
 
 
 def test_game_level_rate_with_a_greenland_strength_deal_effect_covers() -> None:
-    """Issue 15: "Include a deal effect as strong as the Greenland one (DEFF about 2.9)"; the plain Wilson
-    interval covers about 73% here."""
+    """With a deal effect as strong as the Greenland one (DEFF about 2.9) the interval covers; the plain
+    Wilson interval covers about 73% here."""
     rates = proportion_coverage(np.random.default_rng(104), REPS, GREENLAND)
     assert 2.6 <= rates["deff"] <= 3.2, rates
     assert _within(rates["new"], COVERAGE_BAND), rates
@@ -249,7 +249,7 @@ def test_paired_variant_comparison_holds_its_level() -> None:
 
 
 def test_disjoint_block_split_comparison_holds_its_level() -> None:
-    """Issue 15: the Welch test "rejects 26.1% of the time for Greenland (60 vs 60 games)" on null-certain
+    """The Welch test rejects 26.1% of the time for Greenland (60 vs 60 games) on null-certain
     splits; the cluster-robust difference of two halves of one run holds 5%."""
     rates = split_rates(np.random.default_rng(108), REPS, Design(blocks=30))
     assert _within(rates["new"], FPR_BAND), rates
@@ -257,7 +257,7 @@ def test_disjoint_block_split_comparison_holds_its_level() -> None:
 
 def test_one_category_per_game_test_holds_its_level() -> None:
     """Methods section 4: "a goodness-of-fit chi-square ... against 1/k, with k − 1 df"; the 2×k table it
-    replaces rejects about 12% here (issue 15: "11-12% false positives")."""
+    replaces rejects about 12% here."""
     rates = one_per_game_rates(np.random.default_rng(109), REPS)
     assert _within(rates["new"], FPR_BAND), rates
     small = one_per_game_rates(np.random.default_rng(110), REPS, games=60, k=3)
@@ -288,8 +288,8 @@ def test_records_go_through_the_same_functions(tmp_path: Path) -> None:
 
 
 def test_the_fair_game_balance_is_the_noise_floor_of_balance() -> None:
-    """Issue 15, item 5: "A perfectly fair game shows Balance 0.867 at 4p/60 games, 0.927 at 3p/180 and
-    0.949 at 4p/400"; ``stats.fair_balance`` gives that floor, the same value every time, and it is what
+    """A perfectly fair game shows Balance 0.867 at 4p/60 games, 0.927 at 3p/180 and 0.949 at 4p/400;
+    ``stats.fair_balance`` gives that floor, the same value every time, and it is what
     the Balance of fair games averages (independent draws here, not the function's own stream)."""
     from analysis import stats
 

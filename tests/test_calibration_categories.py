@@ -1,6 +1,6 @@
 """Calibration of the one-winner-per-game category test (``inference.category_win_test``: Greenland's
-tribes, Graenaland's drafted territories) where rotation blocks share a deal (issue 15, item 2: the
-tribe and draft-territory tests "must be block-aware (rotation blocks share a deal)").
+tribes, Graenaland's drafted territories) where rotation blocks share a deal (the
+tribe and draft-territory tests must be block-aware).
 
 Synthetic rotation runs: ``blocks`` deals of four games, every one of k categories seated once a game,
 equal chances; a deal makes one category (drawn at random, so the null holds) win each of its games with
@@ -36,7 +36,7 @@ def category_rates(
 
 
 def test_category_test_holds_its_level_when_blocks_share_a_deal() -> None:
-    """Issue 15, item 2: "rotation blocks share a deal"; the test on independent games rejects about 29%
+    """Rotation blocks share a deal: the test on independent games rejects about 29%
     here, the Rao-Scott corrected one on the blocks 3.5-6.5%."""
     rates = category_rates(np.random.default_rng(301), REPS)
     assert FPR_BAND[0] <= rates["new"] <= FPR_BAND[1], rates

@@ -1,7 +1,7 @@
 """Calibration of ``scores.summarize``'s interval of a mean (score spreads, winner's margin, game length,
-the heroes' vote share, score curves) where rotation blocks share a deal (issue 15, item 1:
-"``scores.summarize`` means cover 88.9-92%"; "95% coverage within 93.5-96.5%. Include a deal effect as
-strong as the Greenland one (DEFF about 2.9)").
+the heroes' vote share, score curves) where rotation blocks share a deal (the means
+once covered 88.9-92%; 95% coverage must lie within 93.5-96.5%, with a deal effect as strong as the
+Greenland one, DEFF about 2.9).
 
 One frame holds every replicate as a group (``rep``), so the function is called once, as the report
 calls it: ``tests.test_calibration.game_values`` draws game values whose deal (block) share of the
@@ -49,8 +49,8 @@ def summary_coverage(rng: np.random.Generator, reps: int, blocks: int = GREENLAN
 
 
 def test_summarize_means_cover_with_a_deal_effect() -> None:
-    """Issue 15: "95% coverage within 93.5-96.5%" with "a deal effect as strong as the Greenland one
-    (DEFF about 2.9)"; treating the games as independent covers far less."""
+    """95% coverage within 93.5-96.5% with a deal effect as strong as the Greenland one
+    (DEFF about 2.9); treating the games as independent covers far less."""
     rates = summary_coverage(np.random.default_rng(1601), REPS)
     assert 2.5 < rates["deff"] < 3.3, rates
     assert rates["blocks"] == GREENLAND.blocks
@@ -59,7 +59,7 @@ def test_summarize_means_cover_with_a_deal_effect() -> None:
 
 
 def test_summarize_few_blocks_use_t_on_blocks() -> None:
-    """Issue 15, item 9: "t intervals for small-n means": 12 blocks of 4 games cover 95% too (t on 11
+    """t intervals for small-n means: 12 blocks of 4 games cover 95% too (t on 11
     degrees of freedom, not z on the 48 games)."""
     rates = summary_coverage(np.random.default_rng(1602), REPS, blocks=12)
     assert COVERAGE_BAND[0] <= rates["new"] <= COVERAGE_BAND[1], rates

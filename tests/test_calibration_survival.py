@@ -1,8 +1,7 @@
 """Calibration of Greenland's tribe survival test (``inference.category_win_test`` on a yes/no outcome:
 ``greenland.tribe_tests``' ``surv_chi2_p``) where every tribe appears once per game and rotation blocks
-share a deal (issue 15, item 2: "Greenland's tribe 'one win rate' test ... use[s] a 2×k independence
-table"; "the right test where each category appears once per game: a multinomial test, or permutation
-among the seats of each game").
+share a deal (a 2×k independence table is not the right test where each category appears once per game:
+a multinomial test, or permutation among the seats of each game, is).
 
 Synthetic Greenland runs: ``blocks`` deals of four games, the four tribes seated once a game, equal
 chances.  A game is harsh or mild (each tribe survives with a chance drawn per game, so the survivors of
@@ -47,7 +46,7 @@ def survival_rates(rng: np.random.Generator, reps: int, blocks: int = 60) -> dic
 
 
 def test_survival_test_holds_its_level_when_tribes_share_games_and_deals() -> None:
-    """Issue 15: "The false-positive rate at α = 0.05 must lie within 3.5-6.5%" with "a deal effect";
+    """The false-positive rate at α = 0.05 lies within 3.5-6.5% with a deal effect;
     the 2×k table on seat-games is far outside it here."""
     rates = survival_rates(np.random.default_rng(1501), REPS)
     assert FPR_BAND[0] <= rates["new"] <= FPR_BAND[1], rates
@@ -55,7 +54,7 @@ def test_survival_test_holds_its_level_when_tribes_share_games_and_deals() -> No
 
 
 def test_survival_test_given_each_games_survivors_is_the_permutation_test() -> None:
-    """Issue 15: "permutation among the seats of each game": with independent games the statistic's mean and
+    """Permutation among the seats of each game: with independent games the statistic's mean and
     variance are those the survivors spread at random over each game's seats give (Wald χ² on 3 df),
     checked against permuting the tribes within every game of one fixed sample."""
     rng = np.random.default_rng(1502)

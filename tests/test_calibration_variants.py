@@ -1,11 +1,11 @@
-"""Calibration of the variant comparison's seat metrics (issue 15, item 4) on synthetic records whose
+"""Calibration of the variant comparison's seat metrics on synthetic records whose
 truth is known.
 
-Issue 15: "The Balance variant comparison (``balance._gap_row``) bootstraps a max-min statistic. It is
-biased: the true difference is −0.130, the mean estimate −0.071 at 180 games. Coverage is 88% and power
-17%. Under the null its interval covers 0 in 99-100% of cases. Resampling single games breaks the
-rotation balance"; and "the false-positive rate at α = 0.05 must lie within 3.5-6.5%, and 95% coverage
-within 93.5-96.5%".
+The earlier Balance variant comparison (``balance._gap_row``) bootstrapped a max-min statistic. It was
+biased: the true difference is −0.130, the mean estimate was −0.071 at 180 games. Coverage was 88% and
+power 17%. Under the null its interval covered 0 in 99-100% of cases. Resampling single games breaks the
+rotation balance. The bar: the false-positive rate at α = 0.05 must lie within 3.5-6.5%, and 95% coverage
+within 93.5-96.5%.
 
 The design is two variants of one ``--seats rotate`` study run on the same seeds: ``blocks`` deals, each
 replayed under the k cyclic shifts of k strategies of unequal skill, once under each variant.  A deal
@@ -51,7 +51,7 @@ class Pair:
         return len(self.skill)
 
 
-#: the issue's case: 3 players, 180 games a variant; the variant takes most of seat 0's edge away
+#: the biased case above: 3 players, 180 games a variant; the variant takes most of seat 0's edge away
 SHRINKS = Pair(seat_a=(0.9, 0.0, -0.3), seat_b=(0.2, 0.0, 0.0))
 #: a smaller change, and a variant that changes nothing in a game with a seat edge (a null)
 SMALL = Pair(seat_a=(0.5, 0.0, -0.2), seat_b=(0.5, 0.3, 0.0))
@@ -127,8 +127,8 @@ def _within(value: float, band: tuple[float, float]) -> bool:
 
 
 def test_gap_difference_is_bias_corrected_and_covers_the_truth() -> None:
-    """Issue 15: "It is biased: the true difference is −0.130, the mean estimate −0.071 at 180 games.
-    Coverage is 88%"; here the plain difference of gaps falls short of the truth by about 0.04, the
+    """The earlier comparison was biased (true difference −0.130, mean estimate −0.071 at 180 games;
+    coverage 88%); here the plain difference of gaps falls short of the truth by about 0.04, the
     bias-corrected one by under half of that, and the interval covers the truth 93.5-96.5% of the time."""
     r = gap_rates(np.random.default_rng(201), REPS, SHRINKS)
     assert abs(r["corrected"] - r["truth"]) < 0.6 * abs(r["plain"] - r["truth"]), r
@@ -139,11 +139,12 @@ def test_gap_difference_is_bias_corrected_and_covers_the_truth() -> None:
 
 
 def test_homogeneity_test_holds_its_level_and_the_interval_covers_under_a_null() -> None:
-    """Issue 15: "the homogeneity test as the main test of a variant comparison"; "Under the null its
-    interval covers 0 in 99-100% of cases": a variant that changes nothing in a game with a seat edge,
-    paired by block, and run on different seeds (compared unpaired).  Unpaired, the interval covers about
-    92%: the bias correction's own noise, which the jackknife of the plain gaps leaves out, no longer
-    cancels between the two sides (a known shortfall; variants of one study are paired)."""
+    """The homogeneity test, the main test of a variant comparison, holds its level, and the interval
+    covers 0 as it should, not in 99-100% of cases, under a null: a variant that changes nothing in a
+    game with a seat edge, paired by block, and run on different seeds (compared unpaired).  Unpaired,
+    the interval covers about 92%: the bias correction's own noise, which the jackknife of the plain gaps
+    leaves out, no longer cancels between the two sides (a known shortfall; variants of one study are
+    paired)."""
     r = gap_rates(np.random.default_rng(203), REPS, NULL)
     assert _within(r["rejects"], FPR_BAND), r
     assert _within(r["coverage"], COVERAGE_BAND), r

@@ -1,7 +1,6 @@
-"""Charts a designer can read (issue 16): "Each strategy keeps one colour through the whole report, and
-colours are unique within a legend (today elder and cooperative share orange, greedy and planner
-green). Effect charts colour by the adjusted test (today every rule-variant point is red, even at
-p = 1.000)."""
+"""Charts a designer can read: each strategy keeps one colour through the whole report, and colours are
+unique within a legend (elder and cooperative once shared orange, greedy and planner green). Effect
+charts colour by the adjusted test (every rule-variant point was once red, even at p = 1.000)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`skald compare` (issue 16, "One-command comparison"): "`skald compare RUN_A RUN_B [...] [-o FILE]`
+"""`skald compare`, the one-command comparison: `skald compare RUN_A RUN_B [...] [-o FILE]`
 (options as `skald report`) writes a report of two rule sets or strategy mixes: every metric's
 difference, paired where the runs share seeds, with the verdict first. It is the A/B a designer wants
 without writing a study file."""

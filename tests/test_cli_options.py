@@ -1,5 +1,5 @@
 """The command line's options as a new user meets them: --jobs, --strategies lists, the rounding notice,
---version (issue 14, "The run and the command line")."""
+--version."""
 
 from __future__ import annotations
 

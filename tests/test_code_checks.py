@@ -1,4 +1,4 @@
-"""The code checks CI runs with the tests (issue 17, "Checks in CI"): ruff with the complexity rules
+"""The code checks CI runs with the tests: ruff with the complexity rules
 (C901, PLR0915, configured in pyproject.toml), mypy on ``sim/`` and ``strategies/`` (the ``[tool.mypy]``
 section) and the size limits (no source file over 800 lines, no function over 80, but where a
 ``size:`` comment says why)."""

@@ -55,8 +55,8 @@ def _add(rows: GameRows, parts: list[dict[str, float]]) -> None:
 
 
 def test_game_rows_refuse_missing_or_unknown_score_parts() -> None:
-    """Issue 17, "Refuse bad score parts: GameRows.add refuses a missing or unknown score part instead
-    of writing NaN or dropping it"."""
+    """Refuse bad score parts: GameRows.add refuses a missing or unknown score part instead of writing NaN
+    or dropping it."""
     rows = GameRows(["tiles", "items"])
     _add(rows, [{"tiles": 1.0, "items": 1.0}, {"tiles": 0.0, "items": 1.0}])
     lack = r"seat 1's score parts lack items \(the game's part_fields: tiles, items\)"

@@ -1,4 +1,4 @@
-"""The documentation (issue 22): ``mkdocs build --strict`` builds the site with every registered game and
+"""The documentation: ``mkdocs build --strict`` builds the site with every registered game and
 rule switch on its generated pages; the worked example of "Writing a strategy" beats ``random``; every
 Python block of that page runs; ``skald strategies GAME`` gives each strategy's whole description in plain
 words with its parameters, defaults and values."""
@@ -49,7 +49,7 @@ def test_the_site_builds_strict_and_names_every_game_and_rule_switch(tmp_path: P
             assert (site / section / name / "index.html").is_file(), (section, name)
     mainland = (site / "strategy" / "mainland" / "index.html").read_text(encoding="utf-8")
     assert "hand_index" in mainland and "MainlandView" in mainland and "dtype" in mainland
-    # issue 20, "Docs ... with a small picture in the docs": each game's picture, drawn at build time
+    # a small picture in the docs: each game's picture, drawn at build time
     pictures = (site / "pictures" / "index.html").read_text(encoding="utf-8")
     for name, plugin in registered().items():
         if plugin.picture:

@@ -1,11 +1,10 @@
-"""Every registered game, and the example external game (``examples/skald-tictactoe``), passes the
-conformance checker plug-in authors run, ``sim.testing.check_game`` (issue 17: "tests/test_every_game.py
-becomes an importable checker, e.g. sim.testing.check_game(game), run over every registered game and the
-example"): options never empty at any player count, ``record`` as wide as ``action_fields``, result parts
-exactly ``part_fields``, an illegal option refused with ``IllegalChoice`` and the state unchanged, a seat's
-view unchanged by a ``determinize`` sample of what it cannot see, ``--jobs 1`` and ``--jobs 2`` records
-byte-identical, global random state untouched, snapshots and copies playing on identically, and a
-declared ``evaluate`` (a cut search playout's judge) in [0, 1].
+"""Every registered game, and the example external game (``examples/skald-tictactoe``), passes the conformance
+checker plug-in authors run, ``sim.testing.check_game`` (an importable checker, run over every registered game
+and the example): options never empty at any player count, ``record`` as wide as ``action_fields``, result
+parts exactly ``part_fields``, an illegal option refused with ``IllegalChoice`` and the state unchanged, a
+seat's view unchanged by a ``determinize`` sample of what it cannot see, ``--jobs 1`` and ``--jobs 2`` records
+byte-identical, global random state untouched, snapshots and copies playing on identically, and a declared
+``evaluate`` (a cut search playout's judge) in [0, 1].
 
 Beside it, what the checker leaves to Skald's own games:
 
@@ -85,7 +84,7 @@ def test_the_game_passes_the_conformance_checker(case: tuple[str, dict[str, Any]
     assert report.checked["playouts"] == 2 * (game.max_players - game.min_players + 1), "every player count"
     if name != "tictactoe":  # the example hides nothing; the four games hide hands and deck orders
         assert report.checked.get("hidden changed", 0) > 0, f"{name}: no sample changed hidden information"
-    if callable(getattr(game, "evaluate", None)):  # Greenland judges a cut search playout (issue 19)
+    if callable(getattr(game, "evaluate", None)):  # Greenland judges a cut search playout
         assert report.checked.get("evaluate", 0) > 0, f"{name}: its evaluate was not probed"
 
 

@@ -1,4 +1,4 @@
-"""What every registered game that declares ``determinize`` must keep (issue 19, the conformance suite's
+"""What every registered game that declares ``determinize`` must keep (the conformance suite's
 search checks), at states all through seeded random games at every player count:
 
 * ``view(determinize(state, seat, rng), seat) == view(state, seat)``: what the seat sees is kept;

@@ -1,4 +1,4 @@
-"""The example plug-in (``examples/skald-tictactoe``, issue 17): a game from outside the project plays,
+"""The example plug-in (``examples/skald-tictactoe``): a game from outside the project plays,
 reports and searches through the core without the core naming it.  Registered at run time here, so the
 README's test command covers it uninstalled; CI also installs it and runs it from the command line."""
 

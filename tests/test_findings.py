@@ -1,8 +1,8 @@
-"""The findings file (issue 15, "Machine-readable findings"): "Beside each report, report.json holds
+"""The machine-readable findings file: beside each report, report.json holds
 every finding the page states. Each finding has game, section, metric, groups, estimate, low, high,
 p_value, p_adjusted (null where none), test, games and clusters. The HTML is made from it, so the two
-cannot disagree." And issue 16: "The verdicts come from the findings of report.json ... The verdicts'
-container has the id verdicts, and each verdict links to its evidence by href="#..."."
+cannot disagree. The verdicts come from the findings of report.json; the verdicts'
+container has the id verdicts, and each verdict links to its evidence by href="#...".
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from analysis.sections.blocks import gap_points
 from analysis.verdicts import verdicts
 from sim.cli import _main
 
-#: the fields the issue names, in its words
+#: the fields every finding has
 REQUIRED = "game section metric groups estimate low high p_value p_adjusted test games clusters".split()
 
 
@@ -123,8 +123,8 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
 
 
 def test_a_comparison_verdict_names_only_differences_that_survive_the_correction() -> None:
-    """Issue 15: 'Any verdict drawn from several tests (which seat, which group, which metric, which
-    card) uses Holm or Benjamini-Hochberg. It says which correction, and how many tests it stands on.'"""
+    """A verdict drawn from several tests (which seat, which group, which metric, which card) uses Holm
+    or Benjamini-Hochberg, and says which correction, and how many tests it stands on."""
     groups = {"players": 2, "mix": "greedy + random", "base": "defaults", "value": "skali"}
     common = {"game": "knarr", "section": "v", "groups": groups, "correction": "Holm", "family": 2}
     length = Finding(
@@ -146,8 +146,7 @@ def test_a_comparison_verdict_names_only_differences_that_survive_the_correction
 
 
 def test_verdicts_name_variants_by_their_study_labels(tmp_path: Path) -> None:
-    """Issue 16: 'Study labels ("strict"/"loose") are used instead of castle_needs_overlap=false vs
-    defaults.'"""
+    """Study labels ("strict"/"loose") are used instead of castle_needs_overlap=false vs defaults."""
     spec = tmp_path / "tiny.toml"
     spec.write_text(
         '[study]\nname = "tiny"\ntitle = "Tiny"\ngames = 8\nseed = 1\njobs = 1\n\n'

@@ -1,4 +1,4 @@
-"""``sim.games.graenaland.hidden.determinize`` (issue 19): the seat's view is unchanged, the sample is a
+"""``sim.games.graenaland.hidden.determinize``: the seat's view is unchanged, the sample is a
 function of the seat's information and the generator, a legal playable state with every component
 conserved, and ``ismcts`` can search it.  States come from seeded random games through
 ``sim.games.get_game("graenaland")`` at every phase, player count and advanced rule."""
@@ -94,7 +94,7 @@ def _swap_hidden(state, seat: int):
 
 @pytest.mark.parametrize("config", range(len(CONFIGS)))
 def test_a_function_of_the_seats_information(config: int) -> None:
-    """Issue 19: states that differ only in what ``seat`` cannot see (another determinization; a card
+    """States that differ only in what ``seat`` cannot see (another determinization; a card
     swapped between two other hands, line 49) give the same determinization for the same generator."""
     swapped = 0
     for i, state in enumerate(_states([config])):
@@ -192,7 +192,7 @@ def test_while_announcing_the_seats_asked_stay_the_same() -> None:
 
 
 def test_ismcts_searches_a_sample() -> None:
-    """``strategies.ismcts`` (issue 19) makes a choice from a mid-game state through ``SearchContext``,
+    """``strategies.ismcts`` makes a choice from a mid-game state through ``SearchContext``,
     which reads the game's ``determinize``; its choice does not depend on the other hands (line 49)."""
     class Searchable(type(GAME)):  # type: ignore[misc]
         determinize = staticmethod(determinize)

@@ -1,4 +1,4 @@
-"""Graenaland's picture and words (issue 20): ``sim.games.graenaland.picture`` and ``describe``.
+"""Graenaland's picture and words: ``sim.games.graenaland.picture`` and ``describe``.
 
 States come from seeded random playouts (``tests/play_kit.py``) at every player count and with the
 advanced rules; the picture is checked as SVG (the one-element-per-line layout of ``sim.picture``),
@@ -181,7 +181,7 @@ def test_hidden_hand_and_face_down_card() -> None:
 
 def test_caption_and_size() -> None:
     """The all-shown picture says so (``sim.picture.ALL_SHOWN``), a seat's says whose it is; a 4-player
-    mid-game picture stays well under 30 KB (issue 20: compact)."""
+    mid-game picture stays well under 30 KB (compact)."""
     state = _mid_game()
     assert sim.picture.ALL_SHOWN in picture(state)
     assert sim.picture.ALL_SHOWN not in picture(state, 1) and "as seat 1 sees it" in picture(state, 1)

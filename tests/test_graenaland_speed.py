@@ -1,4 +1,4 @@
-"""Graenaland speed work (issue 18): what got faster must stay the same game.
+"""Graenaland's speed-ups: what got faster must stay the same game.
 
 ``copy`` gives an independent state that plays on exactly like the original; the options the rules
 list are the ones the straightforward enumeration lists, in the same order (random strategies index
@@ -119,7 +119,7 @@ def test_copy_field_lists_name_every_mutable_field():
 
 
 def _reference_action_options(state: GraenalandState, seat: int) -> list[Action]:  # noqa: C901 - kept literal
-    """The building actions as listed before issue 18: every candidate whose payments
+    """The building actions as the earlier, slower code listed them: every candidate whose payments
     ``building.payment_options`` would list (the ways enumerated, then filtered for the palisade fee)."""
     board = build_board(DATA, state.n_players)
     out: list[Action] = []
@@ -245,7 +245,8 @@ def test_remembered_votes_goals_and_proposal_territories_are_the_counted_ones():
 
 @cache
 def _reference_ways(need: tuple, hand: tuple, sup: tuple, m: int) -> frozenset:  # noqa: C901 - kept literal
-    """The ways to pay as enumerated before issue 18: (cards used by type, supply pairs, marketplaces)."""
+    """The ways to pay as the earlier, slower enumeration listed them: (cards used by type, supply pairs,
+    marketplaces)."""
     if not any(need):
         return frozenset({((0, 0, 0, 0, 0), (), 0)})
     r = next(i for i in range(4) if need[i])
@@ -312,7 +313,7 @@ def _random_purses(count: int, seed: int) -> Iterator[tuple]:
 
 
 def test_payments_are_the_old_enumeration_in_order():
-    """``payments`` lists the same ways as the enumeration before issue 18, in the same order (random
+    """``payments`` lists the same ways as the earlier, slower enumeration, in the same order (random
     strategies index into the list), each with the fewest marketplaces it needs."""
     kinds = set()
     for need, hand, sup, markets, _keep in _random_purses(1500, 7):
@@ -324,7 +325,7 @@ def test_payments_are_the_old_enumeration_in_order():
 
 def test_fewest_cards_are_the_old_enumerations_fewest():
     """``_fewest`` (the supply cards searched, the resource cards closed-form) is the fewest resource
-    cards of any way the enumeration before issue 18 lists, and ``_NO_WAY`` exactly when it lists none:
+    cards of any way the earlier, slower enumeration lists, and ``_NO_WAY`` exactly when it lists none:
     over random purses with up to four supply cards (any pair of resources) and three marketplaces."""
     rng = np.random.default_rng(11)
     pairs = [(a, b) for a in range(4) for b in range(a, 4)]
@@ -347,10 +348,10 @@ def test_fewest_cards_are_the_old_enumerations_fewest():
 # --------------------------------------------------------------------------- whole games
 
 
-#: (players, strategies, rules, game seed) -> the turn log's digest, as played before issue 18 (525a613);
-#: beside the golden files: the planner, the advanced rules and 5-player random seats. Seeds 8 and 9 run a
-#: deck out: their digests are those of ruling G3's deck formed again the moment its last card is drawn
-#: (line 126); their logs match the earlier ones up to that draw.
+#: (players, strategies, rules, game seed) -> the turn log's digest, as the earlier, slower code played it
+#: (525a613); beside the golden files: the planner, the advanced rules and 5-player random seats. Seeds
+#: 8 and 9 run a deck out: their digests are those of ruling G3's deck formed again the moment its last
+#: card is drawn (line 126); their logs match the earlier ones up to that draw.
 BEFORE = [
     (4, ["planner"] * 4, {}, 5, "8b180f0672f7564f"),
     (3, ["greedy", "planner", "rival"], {"victory_cards": True, "custom_start": True}, 6, "fe2dc663b1cd7cd9"),
@@ -364,7 +365,8 @@ BEFORE = [
 
 @pytest.mark.parametrize(("n", "names", "rules", "seed", "digest"), BEFORE)
 def test_games_play_as_before(n, names, rules, seed, digest):
-    """Speed changes no game: every decision, record and score of these games is as before issue 18."""
+    """Speed changes no game: every decision, record and score of these games is as the earlier,
+    slower code made it."""
     log = TurnLog()
     specs = [parse_spec(s, "graenaland") for s in names]
     out = play_game(GAME, n, rules, DATA, seed, specs, GAME.default_max_decisions, log)

@@ -1,4 +1,4 @@
-"""Greenland's ``determinize`` (issue 19, ``sim.games.greenland.hidden``): what a seat sees is kept, what it
+"""Greenland's ``determinize`` (``sim.games.greenland.hidden``): what a seat sees is kept, what it
 cannot see (the event, biome, Invention and Import decks, the other hands, ruling G19; the dice not rolled
 yet) is drawn again from the generator alone; the result is a legal state that plays on to the end,
 conserves every component, and ``ismcts`` can search it.
@@ -125,7 +125,7 @@ def test_the_input_state_is_unchanged() -> None:
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    """The determinization is a function of what the seat has seen (``check_information_only``)."""
     check_information_only(GAME, determinize, _cases()[::2])
 
 
@@ -225,7 +225,7 @@ def _mid_game(players: int) -> GreenlandState:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_ismcts_searches_a_greenland_state(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 19: the search strategy, given determinizations of its seat's information, makes a legal
+    """The search strategy, given determinizations of its seat's information, makes a legal
     choice; its choice is the same whatever the opponents' hidden cards are, given the same generator."""
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)

@@ -1,4 +1,4 @@
-"""Greenland's picture and words (issue 20; ``sim.games.greenland.picture`` and ``describe``): well-formed
+"""Greenland's picture and words (``sim.games.greenland.picture`` and ``describe``): well-formed
 SVG in ``sim.picture``'s one-element-per-line layout, one ``piece`` element per piece on the table,
 deterministic, hiding from a seat what the rules hide, small; every decision in words naming its cards.
 

@@ -180,7 +180,7 @@ def test_snapshot_round_trip_continues_identically():
 
 
 def test_every_tribe_can_die_out_and_every_tribe_can_win():
-    """Issue 7: tribes survive or die out over about ten generations (random play dies out often)."""
+    """Tribes survive or die out over about ten generations (random play dies out often)."""
     died, won = set(), set()
     for seed in range(12):
         state, _ = playout(4, {}, seed, check=False)

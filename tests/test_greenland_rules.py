@@ -106,7 +106,7 @@ def biome_where(state, row: int, pred) -> int:
 
 
 def test_every_data_value_is_marked_printed_or_reconstructed():
-    """Issue 7: each value printed (rulebook line or reference source) or reconstructed (with a reason)."""
+    """Each value printed (rulebook line or reference source) or reconstructed (with a reason)."""
     assert "biomes:biomes.Walrus" in DATA.reconstructed  # no card of the third edition was recovered
     assert "dice:die.warm_hits" not in DATA.reconstructed  # reference B.2 'Hunt dice'
     assert DATA.reconstructed  # the text lacks most numbers
@@ -899,7 +899,7 @@ def named(fields: tuple[int, ...]) -> dict[str, int]:
 
 
 def test_action_columns_are_named_and_each_kind_fills_its_own():
-    """Issue 14: each action column says what it holds (``action_docs``); a kind fills the columns
+    """Each action column says what it holds (``action_docs``); a kind fills the columns
     ``action_kinds`` names for it and leaves every other one -1; in seeded games every declared column of a
     kind is filled somewhere, and the columns hold the option's values (the place, a bribe's discs)."""
     assert set(GAME.action_kinds) == set(OPTION_KINDS) and set(GAME.action_docs) == set(GAME.action_fields)
@@ -932,7 +932,7 @@ def test_action_columns_are_named_and_each_kind_fills_its_own():
 
 
 def test_record_logs_the_dice_that_apply_rolls():
-    """Issue 7: every roll is logged; the record's dice are the dice the decision then rolls."""
+    """Every roll is logged; the record's dice are the dice the decision then rolls."""
     rng = np.random.default_rng(0)
     seen = 0
     for seed in range(53, 56):

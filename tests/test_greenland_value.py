@@ -1,5 +1,5 @@
-"""Greenland's judge of a cut search playout (``sim.games.greenland.value``, issue 19: 'An optional
-evaluate(state, seat) heuristic in [0, 1] for truncated playouts')."""
+"""Greenland's judge of a cut search playout (``sim.games.greenland.value``: an optional
+evaluate(state, seat) heuristic in [0, 1] for truncated playouts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Knarr's ``determinize`` (issue 19, ``sim.games.knarr.hidden``): what a seat sees is kept, what it cannot
+"""Knarr's ``determinize`` (``sim.games.knarr.hidden``): what a seat sees is kept, what it cannot
 see (ruling R9: other hands, the deck orders) is drawn again from the generator alone; the result is a
 legal state that plays on to the end, conserves every component, and ``ismcts`` can search it.
 
@@ -93,7 +93,7 @@ def test_the_input_state_is_unchanged() -> None:
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    """The determinization is a function of what the seat has seen (``check_information_only``)."""
     check_information_only(GAME, determinize, _cases())
 
 
@@ -169,7 +169,7 @@ def _mid_game(players: int) -> KnarrState:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_ismcts_searches_a_knarr_state(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 19: the search strategy, given determinizations of its seat's information, makes a legal
+    """The search strategy, given determinizations of its seat's information, makes a legal
     choice; its choice is the same whatever the opponents' hidden cards are, given the same generator."""
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)

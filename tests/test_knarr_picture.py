@@ -1,4 +1,4 @@
-"""Knarr's picture of a state (SVG) and its choices in words (issue 20; ``sim/games/knarr/picture.py``,
+"""Knarr's picture of a state (SVG) and its choices in words (``sim/games/knarr/picture.py``,
 ``describe.py``), without a browser."""
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def test_captions_say_what_is_shown():
 
 
 def test_picture_size_stays_compact():
-    """Issue 20 'compact': a 4-player expansion game's pictures stay under 30 KB all through it."""
+    """Compact: a 4-player expansion game's pictures stay under 30 KB all through it."""
     for state in _states(3):
         assert len(picture(state).encode()) < 30_000
 

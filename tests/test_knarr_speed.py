@@ -1,4 +1,4 @@
-"""Knarr's option enumeration, made faster in issue 18, gives exactly the options it gave before, in the
+"""Knarr's option enumeration, made faster, gives exactly the options it gave before, in the
 same order (random strategies index into the list), over many states of seeded games in every rule set;
 and ``apply`` takes the runner's own option objects without enumerating the options again.
 

@@ -1,7 +1,6 @@
-"""The skill ladder and the verdicts under stronger play (issue 19, "A skill ladder study" and "Verdicts
-under stronger play"): calibration on synthetic records whose truth is known, the comparison rule on
-planted cases, the study format's ``all`` key, and one small study end to end on the toy game."""
-
+"""The skill ladder and the verdicts under stronger play: calibration on synthetic records whose truth is
+known, the comparison rule on planted cases, the study format's ``all`` key, and one small study end to end on
+the toy game."""
 from __future__ import annotations
 
 import json
@@ -125,7 +124,7 @@ def test_study_all_key_is_checked_and_long_studies_stay_out_of_all() -> None:
     ladder_plan = found["skill-ladder"].plan()
     rungs = [(r.game, r.players, ladder.rung_of(r.strategies).label) for r in ladder_plan]  # type: ignore[union-attr]
     labels = ["8 vs 4", "16 vs 8", "32 vs 16", "64 vs 32"]
-    # issue 19: "For each game: budget 2k against budget k over doubling budgets", at its smallest count
+    # for each game: budget 2k against budget k over doubling budgets, at its smallest count
     assert rungs == [
         (game, players, label)
         for game, players in (("mainland", 2), ("knarr", 2), ("graenaland", 3), ("greenland", 2))
@@ -135,7 +134,7 @@ def test_study_all_key_is_checked_and_long_studies_stay_out_of_all() -> None:
 
 
 def test_the_packaged_stronger_play_study_searches_every_game_at_two_budgets() -> None:
-    """Issue 19, "Verdicts under stronger play": every game's scripted mirror beside mirrors of a search
+    """Verdicts under stronger play: every game's scripted mirror beside mirrors of a search
     strategy in every seat at two budgets, the same players and rules; the search is the default rollout
     search (no open-tree parameters), the one measured to beat greedy (README, Search strategies)."""
     plan = studies.packaged()["stronger-play"].plan()
@@ -225,7 +224,7 @@ def test_a_small_study_end_to_end(
 
 @pytest.mark.parametrize("name", ["skill-ladder-rollout", "stronger-play-told"])
 def test_the_measurement_study_files_in_tools_parse_and_plan(name: str) -> None:
-    """The study files behind issue 19's figures (tools/studies/, run with ``skald study --file``) stay
+    """The study files behind the search figures (tools/studies/, run with ``skald study --file``) stay
     valid: the rollout ladder's runs are rungs of the default search, the told study's search runs are as
     large as their scripted mirrors."""
     path = Path(__file__).parent.parent / "tools" / "studies" / f"{name}.toml"

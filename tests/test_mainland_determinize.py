@@ -1,4 +1,4 @@
-"""Mainland's ``determinize`` (issue 19, ``sim.games.mainland.hidden``): what a seat sees is kept (lines 77,
+"""Mainland's ``determinize`` (``sim.games.mainland.hidden``): what a seat sees is kept (lines 77,
 79; ruling R9: own hand, board, discard piles, sizes, tokens), what it cannot see (the other hands, every
 deck's order, the game's generator, whether another seat's pass was forced) is drawn again from the generator
 alone; the result is a legal state that plays on to the end, conserves every clan's cards, and ``ismcts``
@@ -103,7 +103,7 @@ def test_the_input_state_is_unchanged() -> None:
 
 
 def test_it_depends_on_the_seats_information_only() -> None:
-    """Issue 19: the determinization is a function of what the seat has seen (``check_information_only``)."""
+    """The determinization is a function of what the seat has seen (``check_information_only``)."""
     check_information_only(GAME, determinize, _cases())
 
 
@@ -212,7 +212,7 @@ def _mid_game(players: int) -> MainlandState:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_ismcts_searches_a_mainland_state(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 19: the search strategy, given determinizations of its seat's information, makes a legal
+    """The search strategy, given determinizations of its seat's information, makes a legal
     choice, the same whatever the opponents' hidden cards are, given the same generator."""
     monkeypatch.setattr(type(GAME), "determinize", staticmethod(determinize), raising=False)
     state = _mid_game(players)

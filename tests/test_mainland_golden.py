@@ -34,7 +34,7 @@ def test_golden_game_plays_every_kind_of_turn():
 
 
 def test_greedy_beats_random_clearly(tmp_path):
-    """The issue's bar for a useful greedy player: it wins clearly against random."""
+    """The bar for a useful greedy player: it wins clearly against random."""
     out = tmp_path / "gr"
     run(RunConfig(game="mainland", players=2, games=40, strategies=["greedy", "random"], jobs=1, seed=3,
                   out=out, progress=False))

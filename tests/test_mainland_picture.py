@@ -1,4 +1,4 @@
-"""Mainland's picture and choices in words (issue 20: ``sim.games.mainland.picture`` and ``describe``).
+"""Mainland's picture and choices in words (``sim.games.mainland.picture`` and ``describe``).
 
 States come from seeded random games at every player count (2 to 4), taken every few decisions and at the
 end, so every phase is in: camps (line 67), starts of turns (line 91, 143), placements (line 93), over.
@@ -187,7 +187,7 @@ def test_panels_show_score_tokens_and_sizes():
 
 
 def test_a_four_player_mid_game_picture_is_compact():
-    """Issue 20: compact; measured about 20-22 KB at mid-game, aimed under 30 KB."""
+    """Compact: measured about 20-22 KB at mid-game, aimed under 30 KB."""
     for kept, _ in _games():
         if kept[0].n_players == 4:
             mid = kept[len(kept) // 2]

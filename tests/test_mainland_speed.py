@@ -1,4 +1,4 @@
-"""Mainland's faster look-ahead (issue 18) gives exactly what it gave before, over states of seeded games:
+"""Mainland's faster look-ahead gives exactly what it gave before, over states of seeded games:
 
 * ``evaluate_placements`` scores again only the mover and the seats whose tiles the card covers
   (line 197: a territory is 'orthogonally connected tiles of one colour', so another seat's territories

@@ -1,6 +1,5 @@
 """Every notebook in notebooks/ runs top to bottom (nbclient, small settings), shows a chart, a state picture
-(SVG) and a replay (the viewer page), and leaves nothing behind in the temporary directory (issue 22,
-"Notebooks"; issue 20, "Notebooks")."""
+(SVG) and a replay (the viewer page), and leaves nothing behind in the temporary directory."""
 
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ def probed_folder(nb: object) -> str:
 
 
 def test_every_game_has_a_notebook() -> None:
-    """Issue 22: notebooks for Knarr and Greenland beside Mainland's and Graenaland's."""
+    """Notebooks for Knarr and Greenland beside Mainland's and Graenaland's."""
     names = " ".join(p.stem for p in NOTEBOOKS)
     for game in ("mainland", "graenaland", "knarr", "greenland"):
         assert game in names, f"no notebook for {game}"

@@ -1,5 +1,5 @@
-"""The same records in another order give the same figures, to the last bit (issue 15, "Determinism":
-"The same records give byte-identical report and charts, apart from one timestamp line").
+"""The same records in another order give the same figures, to the last bit (the same records give a
+byte-identical report and charts, apart from one timestamp line).
 
 polars' group_by and join give their rows in no fixed order, and float addition is not associative:
 an estimate summed over blocks in the order the frame came in changed in its last digits from one

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (issue 22): PettingZoo's own API and seed tests for every game that
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests for every game that
 declares ``spaces`` at every player count, masks equal to the legal options, observations a function of
 the view, a masked-random episode to its end, and the one-line errors."""
 

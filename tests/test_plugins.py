@@ -1,9 +1,9 @@
-"""Games as plug-ins (issue 17): "Group skald.games in [project.entry-points."skald.games"]. Each entry
-names one plug-in object that declares everything the game brings: its rules (the Game protocol); its
-strategies; its report sections and studies; its data folder; its documentation strings. Skald's four
-games register this way in pyproject.toml. The core names no game: sim/, strategies/registry.py,
-analysis/report.py, analysis/sections/general.py and analysis/study.py." And "Done when: A grep of the
-core for the four game names finds only comments or docs."""
+"""Games as plug-ins, registered in [project.entry-points."skald.games"]. Each entry names one plug-in object
+that declares everything the game brings: its rules (the Game protocol); its strategies; its report sections
+and studies; its data folder; its documentation strings. Skald's four games register this way in
+pyproject.toml. The core names no game: sim/, strategies/registry.py, analysis/report.py,
+analysis/sections/general.py and analysis/study.py; a grep of the core for the four game names finds only
+comments or docs."""
 
 from __future__ import annotations
 

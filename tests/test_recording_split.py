@@ -1,4 +1,4 @@
-"""tools/recording_split.py (issue 18's account of what recording costs): its parts add up to the
+"""tools/recording_split.py (its account of what recording costs): its parts add up to the
 recorded pass's extra time, and the share it prints is the one ``skald bench`` defines."""
 
 from __future__ import annotations

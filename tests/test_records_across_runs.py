@@ -1,4 +1,4 @@
-"""Records that combine safely (issue 14, "Records that combine safely"): every table names its run
+"""Records that combine safely: every table names its run
 and game, every part carries its metadata, the manifest says what wrote it and with what, parts are
 large enough to be worth a file, and DuckDB can join many runs' tables without mixing games or
 counting a copied run twice.

@@ -1,8 +1,8 @@
-"""The report in a real headless browser (issue 16, "Tests"): "screenshots of the summary and of one
-game's part; a DOM check that every verdict links to an existing section; no horizontal overflow at
-1400 px; no network requests; no console errors." Also: "Interactivity (collapse, sort, tabs) uses
-inline script and style only, and the content stays visible with scripting off", and "Mirror-match
-runs of all four games report without error" (here Knarr; tests/test_report_designs.py has the rest).
+"""The report in a real headless browser: screenshots of the summary and of one game's part; a DOM check that
+every verdict links to an existing section; no horizontal overflow at 1400 px; no network requests; no console
+errors. Also: interactivity (collapse, sort, tabs) uses inline script and style only, and the content stays
+visible with scripting off; and mirror-match runs of all four games report without error (here Knarr;
+tests/test_report_designs.py has the rest).
 
 Skipped, with the reason, where no Chromium is installed (.ci/run installs one)."""
 

@@ -1,7 +1,6 @@
-"""Every design reports (issue 16, "Every design works"): "Mirror matches (one strategy in every seat)
-are the standard seat-advantage test, and today `skald report` crashes on them ... Any mix, player count
-or number of runs works. A section without enough data says what is missing instead of failing. A test
-runs the report over a matrix of designs for every game."
+"""Every design reports: mirror matches (one strategy in every seat) are the standard seat-advantage test, and
+`skald report` takes them; any mix, player count or number of runs works. A section without enough data says
+what is missing instead of failing. These tests run the report over a matrix of designs for every game.
 
 For every registered game: a mirror match at the fewest players with random seats, a rotated mirror
 match, two strategies in fixed seats, and the most players with random play; each reported alone, then

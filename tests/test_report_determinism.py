@@ -1,7 +1,6 @@
-"""The same records give the same report (issue 15, "Determinism"): "The same records give
-byte-identical report and charts, apart from one timestamp line: every resampling draws from a
-generator seeded from the data's identity", and "One estimate has one interval on a page: compute
-once, reuse" (reference/analysis-methods.md, section 7).
+"""The same records give the same report: a byte-identical report and charts, apart from one timestamp line,
+as every resampling draws from a generator seeded from the data's identity; and one estimate has one interval
+on a page, computed once and reused (reference/analysis-methods.md, section 7).
 
 Real runs of two games (Knarr with and without the skáli expansion at two and three players, so the
 rule-variant section bootstraps and permutes; Mainland for the general seat section) are played once;
@@ -110,7 +109,7 @@ def test_the_same_records_give_a_byte_identical_report_and_charts(
     second = report(results, tmp_path, threads=1, hash_seed=1)
     assert page(second) == page(first)
     assert charts(first) and charts(second) == charts(first)
-    # issue 20, "The report": the game to watch's viewer page beside it, one per game with a picture
+    # the game to watch's viewer page beside it, one per game with a picture
     assert sorted(name.split("-game-")[0] for name in viewers(first)) == ["greenland", "knarr", "mainland"]
     assert viewers(second) == viewers(first)
     # 'Beside each report, report.json holds every finding the page states': no timestamp in it at all

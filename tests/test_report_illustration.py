@@ -1,6 +1,5 @@
-"""The report's game to watch (issue 20, "The report": "It shows one illustrative game where a verdict
-benefits from one, for example the median game of the seat that wins least. The game is embedded or linked
-as a viewer page beside the report.").
+"""The report's game to watch: one illustrative game where a verdict benefits from one, for example the median
+game of the seat that wins least, embedded or linked as a viewer page beside the report.
 
 A small Mainland mirror match (greedy in every seat, seats rotated) and a mixed run; the pick is computed
 here again from the records' seats and games tables.  A game without a picture (the toy game) gets no

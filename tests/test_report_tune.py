@@ -1,8 +1,8 @@
-"""``skald report`` on folders holding ``skald tune`` and ``skald sensitivity`` results (issue 21: "Verdicts
-from these runs appear on the verdict page like any study's, and their findings are in report.json"; "The
-report's provenance part then names, for each verdict, the reconstructed values that could overturn it";
-the tune's "report section: objective against games spent, the candidates' confirmed values, and what the
-winner changes").
+"""``skald report`` on folders holding ``skald tune`` and ``skald sensitivity`` results: verdicts from these
+runs appear on the verdict page like any study's, and their findings are in report.json; the report's
+provenance part names, for each verdict, the reconstructed values that could overturn it; the tune's report
+section shows the objective against games spent, the candidates' confirmed values, and what the winner
+changes.
 
 A tiny tune and a tiny screen of the toy game (tests/toy_game.py; the configurations of tests/test_tune.py
 and tests/test_sensitivity.py) are made once; ``rounds`` is the planted value: it sets the game's length
@@ -191,7 +191,7 @@ write_report(sys.argv[1], sys.argv[2])
 def test_the_same_results_give_the_same_report_but_the_timestamp(
     only: Path, tmp_path: Path, registered: str
 ) -> None:
-    """Determinism (issue 15): the same files give the same page (but its "Written" line), charts and
+    """Determinism: the same files give the same page (but its "Written" line), charts and
     report.json, in another process with another hash seed and another polars thread count."""
     first = write_report(only, tmp_path / "one" / "report.html")
     env = os.environ | {"PYTHONHASHSEED": "1", "POLARS_MAX_THREADS": "1"}

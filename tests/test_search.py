@@ -1,4 +1,4 @@
-"""The search strategy and what it is given (issue 19): ``ismcts`` sees samples of its seat's information
+"""The search strategy and what it is given: ``ismcts`` sees samples of its seat's information
 through ``SearchContext``, never the true state; its games are a function of their seed; it plays better
 than a scripted player where there is something to find.  Played on the toy game (``tests.toy_game``:
 hidden hands, simultaneous secret bids), which declares ``determinize``."""
@@ -50,7 +50,7 @@ def test_determinize_depends_only_on_what_the_seat_has_seen() -> None:
 
 
 def test_ismcts_choices_do_not_depend_on_the_opponents_hidden_cards() -> None:
-    """Issue 19: its choices are identical whatever the opponents' hidden cards are, given the same
+    """Its choices are identical whatever the opponents' hidden cards are, given the same
     generator (it is handed samples of its seat's information, never the true state)."""
     state = _state_after_one_round()
     changed = _swap_hidden(state, 0)

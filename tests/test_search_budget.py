@@ -1,5 +1,5 @@
-"""The budget a search would need (``tools/search_budget.py``, issue 19: 'Where a game needs a larger budget
-than is practical, the note gives the budget it needs and its cost')."""
+"""The budget a search would need (``tools/search_budget.py``: where a game needs a larger budget
+than is practical, it gives the budget it needs and its cost)."""
 
 from __future__ import annotations
 

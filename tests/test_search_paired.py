@@ -1,4 +1,4 @@
-"""``ismcts``'s root comparisons (issue 19, strength): the j-th visit of every root arm sees the same
+"""``ismcts``'s root comparisons: the j-th visit of every root arm sees the same
 determinization (common random numbers), so arms are compared on paired samples; ``keep`` plays the
 prior's choice unless an arm beats it by that many paired standard errors; ``width`` caps the root's
 arms at the prior's first choices; ``tree=1`` keeps the root only (every iteration plays out from the

@@ -1,4 +1,4 @@
-"""``ismcts``'s prior (issue 19): a scripted strategy's choice is the first arm a seat gets at a node, so
+"""``ismcts``'s prior: a scripted strategy's choice is the first arm a seat gets at a node, so
 search starts from the scripted move; the prior sees only the real view at the root and views of
 determinized states below it, never the true state; the default prior is the game's best scripted
 strategy.  Played on the toy game (``tests.toy_game``: hidden hands, simultaneous secret bids)."""

@@ -1,6 +1,6 @@
-"""Issue 19: "Per-decision cost telemetry (iterations/s, ms per decision) in `skald bench` and in the
-summary", and "A time budget `ms=` may exist, and a run that uses it is marked non-deterministic in its
-manifest".  Played on the toy game (``tests.toy_game``), which declares ``determinize``."""
+"""Per-decision cost telemetry (iterations/s, ms per decision) in `skald bench` and in the
+summary, and the time budget `ms=`: a run that uses it is marked non-deterministic in its
+manifest.  Played on the toy game (``tests.toy_game``), which declares ``determinize``."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_a_chunk_logged_before_departures_were_counted_still_sums() -> None:
 
 
 def test_departures_count_the_moves_that_are_not_the_priors(registered: str, tmp_path: Path) -> None:
-    """Issue 19's telemetry, "how often search changed the scripted move": with ``keep`` so large that
+    """The telemetry of how often search changed the scripted move: with ``keep`` so large that
     no arm can beat the prior's on the paired samples the search never leaves it; trusting the visit
     counts (``keep=0``) it does, sometimes; without a prior there is nothing to leave.  The toy game's
     plug-in has no scripted strategy, so the prior is named (``random``: a blind first arm to leave)."""

@@ -1,4 +1,4 @@
-"""tools/spy_shares.py (issue 18's account of where a decision's time goes): the shares it reads from
+"""tools/spy_shares.py (its account of where a decision's time goes): the shares it reads from
 py-spy's collapsed stacks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Strategy parameters declared for the type checker (issue 17, "Checks in CI": mypy on ``strategies/``).
+"""Strategy parameters declared for the type checker (CI runs mypy on ``strategies/``).
 
 ``Strategy.__init__`` sets one instance attribute per entry of ``params`` (``setattr``), which a type
 checker cannot follow; each strategy base class therefore annotates those attributes. These tests keep

@@ -1,5 +1,5 @@
-"""``sim.testing.check_game`` finds each way a game can break the protocol (issue 17: "an importable
-checker ... Each assertion carries a message"): broken variants of the toy game (``tests/toy_game.py``)
+"""``sim.testing.check_game`` finds each way a game can break the protocol (each assertion carries a
+message): broken variants of the toy game (``tests/toy_game.py``)
 each fail with a message naming the game and what broke, and the toy game itself passes."""
 
 from __future__ import annotations

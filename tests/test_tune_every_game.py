@@ -1,4 +1,4 @@
-"""Issue 21, "both commands work on every game": a small ``skald tune`` and a small ``skald sensitivity``
+"""Both commands work on every game: a small ``skald tune`` and a small ``skald sensitivity``
 run end to end on each of the four games (random players, one rule switch each), with their outputs."""
 
 from __future__ import annotations

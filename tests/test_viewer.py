@@ -1,4 +1,4 @@
-"""The replay viewer without a browser (issue 20, "A replay viewer"): ``skald replay RUN --game ID --html
+"""The replay viewer without a browser: ``skald replay RUN --game ID --html
 FILE`` writes one self-contained, deterministic page whose frames rebuild every board exactly; a
 300-decision game stays under about 1 MB; bad input is one line, exit 2, and no file.
 
@@ -171,7 +171,7 @@ def mainland_pictured() -> bool:
 
 @pytest.mark.skipif(not mainland_pictured(), reason="Mainland declares no picture yet")
 def test_a_four_player_mainland_game_stays_small(tmp_path: Path, capsys) -> None:
-    """Issue 20: "A 300-decision game stays under about 1 MB"; the bound scales the measured page to 300
+    """A 300-decision game stays under about 1 MB; the bound scales the measured page to 300
     decision points.  Each seat's view is the picture of that seat (sim.picture), compared with a second
     play of the game drawn directly."""
     out = tmp_path / "m"

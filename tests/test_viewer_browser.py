@@ -1,6 +1,6 @@
-"""The replay viewer in headless Chromium (issue 20, "Tests"): for every registered game that declares a
-picture, "a screenshot of a picture and of the viewer at its first and last decision; a DOM check that
-stepping changes the frame and the score cursor; no network requests and no console errors".
+"""The replay viewer in headless Chromium : for every registered game that declares a
+picture, a screenshot of a picture and of the viewer at its first and last decision; a DOM check that
+stepping changes the frame and the score cursor; no network requests and no console errors.
 
 One small game per game (random in every seat).  Skipped where no Chromium is installed; a game without
 a picture is skipped with the reason."""

@@ -340,6 +340,9 @@ def _child(sandbox: Path, args: list[str], out_path: Path, err_path: Path) -> No
     sys.stderr.flush()
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
+    # fresh streams on fds 1 and 2: a test runner's captured sys.stdout and sys.stderr write elsewhere
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - lives until os._exit
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
     os.environ.pop("SKALD_DEBUG", None)
     os.environ["COLUMNS"] = "100"
     code = 1

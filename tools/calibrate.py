@@ -1,5 +1,5 @@
-"""The long calibration of issue 15: the synthetic checks of ``tests/test_calibration.py`` with more
-replicates, and null-certain resamplings of small real runs made with ``skald run``.
+"""The long calibration of the report's statistics: the synthetic checks of ``tests/test_calibration.py``
+with more replicates, and null-certain resamplings of small real runs made with ``skald run``.
 
     .venv/bin/python -m tools.calibrate [--reps 20000] [--splits 2000] [--runs /tmp/skald-calibrate]
     .venv/bin/python -m tools.calibrate --mode variants [--reps 4000]
@@ -9,8 +9,8 @@ replicates, and null-certain resamplings of small real runs made with ``skald ru
 bias-corrected seat gap and the seats' homogeneity test) and ``tests/test_calibration_categories.py``
 (the one-winner-per-game category test on blocks) at ``--reps`` replicates.
 
-``--mode splits``: the issue's figures re-measured through the analysis functions themselves, on
-null-certain splits of the real runs ``SPLIT_RUNS``.  Each split draws half of a run's blocks at random;
+``--mode splits``: the verdicts' false-positive rates measured through the analysis functions themselves,
+on null-certain splits of the real runs ``SPLIT_RUNS``.  Each split draws half of a run's blocks at random;
 the two halves are written as two run folders (``write_half``: each table's parts filtered to the half's
 ``base_game`` blocks, the run id in the ``run`` column, the parts' metadata and the manifest set to
 ``<run>-a``/``<run>-b``, a ``calibration_half`` rules entry that ``analysis.runs`` names as the variant)
@@ -32,8 +32,8 @@ Real runs (reference/analysis-methods.md section 1: the block is (run, base_game
   rate of the game-length and seat-0 win-rate comparisons, old (Welch, two-proportion z: every game
   independent) against new (cluster-robust differences).
 
-"old" is what ``analysis`` computed before issue 15 (the functions of ``analysis.stats``), "new" the
-functions ``balance`` calls now (``analysis.inference``).  Every draw comes from a fixed seed.
+"old" is what ``analysis`` computed before its design-aware tests (the functions of ``analysis.stats``),
+"new" the functions ``balance`` calls now (``analysis.inference``).  Every draw comes from a fixed seed.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def variants_report(reps: int) -> list[str]:
 
 # --------------------------------------------------------------------------- splits of real runs
 
-#: runs the splits mode divides, as in the issue's figures (Greenland 4p at 60 vs 60 games, Knarr 3p,
+#: runs the splits mode divides (Greenland 4p at 60 vs 60 games, Knarr 3p,
 #: Graenaland 3p, Mainland 4p); the four-player mixes have four distinct rotations, so blocks of 4
 SPLIT_RUNS = (
     RealRun("greenland", 4, 120, "greedy,greedy,random,random"),
@@ -397,9 +397,9 @@ def split_once(
 
 
 def splits_report(path: Path, splits: int, seed: int) -> list[str]:
-    """The issue's figures on ``splits`` null-certain splits of one real run into two disjoint random
-    halves of its blocks, before (the old Welch test on games; the smallest unadjusted p) and after
-    (the design-aware test; Holm's p over the verdict's family)."""
+    """The verdicts' false-positive rates on ``splits`` null-certain splits of one real run into two
+    disjoint random halves of its blocks, before (the old Welch test on games; the smallest unadjusted p)
+    and after (the design-aware test; Holm's p over the verdict's family)."""
     source = Source.read(path)
     b, k = source.blocks, int(source.manifest["config"]["players"])
     rng = np.random.default_rng(seed)

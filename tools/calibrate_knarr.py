@@ -1,4 +1,4 @@
-"""The Knarr verdicts of issue 15 under a global null, old beside new, with more replicates than
+"""The Knarr seat and holdings verdicts under a global null, old beside new, with more replicates than
 ``tests/test_knarr_holdings.py`` and on real runs made with ``skald run``.
 
     .venv/bin/python -m tools.calibrate_knarr [--reps 5000] [--splits 2000] [--runs FOLDER]

@@ -12,12 +12,12 @@ two modes is the cost of recording in instructions; the peer's counts are taken 
 
 ``warm=N`` plays N games untimed before the counted chunk instead of 2, so that what the game remembers
 (Graenaland's payments and votes) is as warm as in a long run: a random Graenaland decision counts 233,478
-instructions after 2 warm-up games and 195,593 after 100 (issue 18).
+instructions after 2 warm-up games and 195,593 after 100.
 
 About three times quicker: add ``--instr-atstart=no`` to valgrind's options and ``switch-on`` after the
 mode; the start-up and warm-up then run uninstrumented and the script switches instrumentation on itself
 (``callgrind_control -i on``) just before the counted chunk.  Both ways count the same chunk: a Mainland
-greedy chunk of 3 games gave 235,480 and 235,527 instructions a decision (issue 18, one sitting).
+greedy chunk of 3 games gave 235,480 and 235,527 instructions a decision (in one sitting).
 """
 
 from __future__ import annotations

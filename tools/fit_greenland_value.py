@@ -1,5 +1,5 @@
 """Fit the weights of Greenland's cut-playout judge (``sim.games.greenland.value``) and say how well it
-predicts, against the scores of the moment, on games it was not fitted on (issue 19).
+predicts, against the scores of the moment, on games it was not fitted on.
 
     .venv/bin/python -m tools.fit_greenland_value --games 400 --test-games 200 --seed 1000 --jobs 2
 

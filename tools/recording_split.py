@@ -1,4 +1,4 @@
-"""Where the cost of recording goes, in µs per decision, part by part (issue 18).
+"""Where the cost of recording goes, in µs per decision, part by part.
 
     .venv/bin/python -m tools.recording_split GAME [STRATEGY] [GAMES] [REPEATS]
 

@@ -1,5 +1,5 @@
-"""What budget would the rollout search need to leave the scripted move for a better one? (issue 19: 'Where
-a game needs a larger budget than is practical, the note gives the budget it needs and its cost'.)
+"""What budget would the rollout search need to leave the scripted move for a better one? Where a game
+needs a larger budget than is practical, this gives the budget it needs and its cost.
 
     .venv/bin/python -m tools.search_budget greenland --players 2 --decisions 40 --samples 100
 
@@ -27,7 +27,7 @@ other arm beats the prior's by ``CLEAR_Z`` paired standard errors on all N sampl
 plain to see at that budget (chance alone gives under 0.5%).
 
 These describe the root comparisons at sampled decisions; they do not predict a match.  Measured at 40
-decisions, 100 samples per arm (issue 19's note): Mainland's effect 0.22 and Knarr's 0.12, where the
+decisions, 100 samples per arm: Mainland's effect 0.22 and Knarr's 0.12, where the
 search pays, against Greenland's 0.064 (two-player); but Graenaland's search pays too, with a mean
 held-out gain below zero and clear gains at 5% of its decisions, as many as Greenland's: its gains sit
 at few decisions, which 40 samples of them can miss.

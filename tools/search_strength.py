@@ -1,4 +1,4 @@
-"""Strength of ``ismcts`` against a game's best scripted strategy (issue 19): seat-rotated matches of the
+"""Strength of ``ismcts`` against a game's best scripted strategy: seat-rotated matches of the
 search in one seat and the scripted strategy in the others, the search's win share with its 95% interval
 clustered by ``base_game`` block (``analysis.estimates.cluster_proportion``: under ``--seats rotate`` the
 games of one block replay one deal), and its cost (ms per decision and minutes per game).
@@ -28,7 +28,7 @@ from analysis.estimates import cluster_proportion
 from sim.runner import RunConfig, run
 from strategies.ismcts import best_strategy
 
-#: the issue's sample: the interval must lie above 1/players at 200 games
+#: the bar's sample: the interval must lie above 1/players at 200 games
 BAR_GAMES = 200
 
 

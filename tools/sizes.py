@@ -1,6 +1,6 @@
 """The largest source files and functions: ``python -m tools.sizes [--limit-file N] [--limit-function N]``.
 
-Issue 17 sets no source file over 800 lines and no function over 80, except where a comment on the
+The project allows no source file over 800 lines and no function over 80, except where a comment on the
 ``def`` line (or the line above it) says why with ``size:`` (a hot loop kept whole, say).  Tests are
 not counted.  Exits 1 when something is over its limit without such a comment, so CI can run it.
 """

@@ -10,7 +10,7 @@ Only the samples whose stack passes through a frame named ``--below`` count (by 
 share counts each sample once however often the function recurses in it; its self share is the samples
 whose innermost frame it is, by function and, with ``--lines``, by line.  With ``--us`` (the
 measured microseconds a decision, from ``skald bench``) every share is also given in microseconds a
-decision, so a note can say where each one goes (issue 18).
+decision, so a note can say where each one goes.
 """
 
 from __future__ import annotations

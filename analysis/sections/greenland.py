@@ -1,4 +1,4 @@
-"""Report sections on Greenland (issue 7): win and survival rate per tribe (does the game agree with the
+"""Report sections on Greenland: win and survival rate per tribe (does the game agree with the
 history, in which only the Thule survived?), the effect of converting to monotheism, score spreads, and
 game length with how often and when tribes die out; one module per section (``greenland_tribes``,
 ``greenland_conversion``, ``greenland_scores``, ``greenland_length``), what they share in

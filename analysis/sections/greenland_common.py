@@ -1,4 +1,4 @@
-"""What the Greenland report sections share (issue 7): the score-spread names, the headline population
+"""What the Greenland report sections share: the score-spread names, the headline population
 (the rulebook's runs), the groups that name a finding, and the bars, columns and words they draw with."""
 
 from __future__ import annotations
@@ -63,8 +63,7 @@ def bars(frame: pl.DataFrame, group: str, series: str, order: list[str] | None =
     order in every panel (``order``, else "defaults" first), so that a colour means the same series
     everywhere; a missing combination is an empty bar.  Where two rows share a bar, the series is named
     by its mix too, and where two runs share variant and mix, those runs' series by the run's label in
-    front (a legend cuts long names at their end): one bar a row, whatever order the records came in
-    (issue 15, "Determinism")."""
+    front (a legend cuts long names at their end): one bar a row, whatever order the records came in."""
     frame = frame.with_columns(pl.col(series).alias("_plain"))
     if "mix" in frame.columns and _repeated(frame, group, series):
         frame = frame.with_columns((pl.col(series) + ", " + mix_words(pl.col("mix"))).alias(series))

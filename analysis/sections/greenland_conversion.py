@@ -1,4 +1,4 @@
-"""The Greenland report's conversion section (issue 7): converted against unconverted tribes within a
+"""The Greenland report's conversion section: converted against unconverted tribes within a
 strategy, and the paired effect of letting any tribe convert."""
 
 from __future__ import annotations

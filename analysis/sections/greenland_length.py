@@ -1,4 +1,4 @@
-"""The Greenland report's length section (issue 7): game length in generations, and how often and
+"""The Greenland report's length section: game length in generations, and how often and
 when tribes die out."""
 
 from __future__ import annotations

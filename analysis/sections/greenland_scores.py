@@ -1,4 +1,4 @@
-"""The Greenland report's score section (issue 7): score spreads and the mean score per tribe."""
+"""The Greenland report's score section: score spreads and the mean score per tribe."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Greenland report's tribes section (issue 7): win and survival rate per tribe, and whether the
+"""The Greenland report's tribes section: win and survival rate per tribe, and whether the
 game agrees with the history, in which only the Thule survived."""
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""The section "A game to watch" (issue 20, "The report": "It shows one illustrative game where a verdict
-benefits from one, for example the median game of the seat that wins least. The game is embedded or linked
-as a viewer page beside the report.").
+"""The section "A game to watch": one illustrative game where a verdict benefits from one, for example the
+median game of the seat that wins least, embedded or linked as a viewer page beside the report.
 
 For each game whose plug-in declares a picture (``sim.picture.has_pictures``), one game is picked from the
 run that carries the seat verdict (``seat_run``: the first scripted mirror match, else the first run):

@@ -1,7 +1,7 @@
-"""The statistics tables the report sections repeat, in one place (issue 17, "Split the big units":
-"Report sections share one helper for their repeated statistics tables"): the cells of an estimate with
-its 95% interval, the columns of a win rate against equal chances and of a mean with its interval, the
-strategy-mix column where a table needs it, and the shared fields of a section's findings.
+"""The statistics tables the report sections repeat, in one place (one helper the sections share): the
+cells of an estimate with its 95% interval, the columns of a win rate against equal chances and of a mean
+with its interval, the strategy-mix column where a table needs it, and the shared fields of a section's
+findings.
 
 A column is ``(header, formatter of a row dict)``, as ``blocks.table`` takes it.
 """

@@ -80,8 +80,8 @@ def marker(name: str) -> str:
                 " its options (this page states the goals; the command's help is the reference)."
             )
         return (
-            '!!! warning "Not yet available"\n    `skald tune` is being built (the goals below, from issue'
-            " 21); this release has no `skald tune` command yet."
+            '!!! warning "Not yet available"\n    `skald tune` is being built (the goals below);'
+            " this release has no `skald tune` command yet."
         )
     if name == "pettingzoo-api":
         if (ROOT / "sim" / "pettingzoo.py").is_file():

@@ -1,4 +1,4 @@
-"""Graenaland's choices in words (``sim.picture``'s protocol, issue 20): ``describe(state, seat, option)``.
+"""Graenaland's choices in words (``sim.picture``'s protocol): ``describe(state, seat, option)``.
 
 Called before the choice is applied, so it reads the state for names: territories by piece id and
 terrain (``picture.territory_name``), resources, supply cards, building costs (data file), heroes.

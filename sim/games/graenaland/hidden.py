@@ -1,4 +1,4 @@
-"""``determinize(state, seat, rng)``: a Graenaland state resampled from what ``seat`` has seen (issue 19).
+"""``determinize(state, seat, rng)``: a Graenaland state resampled from what ``seat`` has seen.
 
 What a seat is shown is ``view.view_of`` (graenaland.txt:49, 115, 182); everything else that is hidden
 from it is drawn again from ``rng``, consistently with what it has seen.  The input is not changed.

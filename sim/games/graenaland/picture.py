@@ -1,4 +1,4 @@
-"""Graenaland as an SVG picture (``sim.picture``'s protocol, issue 20): ``picture(state, seat)``.
+"""Graenaland as an SVG picture (``sim.picture``'s protocol): ``picture(state, seat)``.
 
 The island (graenaland.txt:29-31, reference 1.2): the inland row above, the coast row below it with the
 sea marked along its south edge; each terrain piece shows its id, corner mark, terrain, village cost

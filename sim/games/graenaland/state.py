@@ -111,7 +111,7 @@ class GraenalandState:
     data: GraenalandData = field(init=False, repr=False, compare=False)
 
     def _repr_svg_(self) -> str:
-        """The picture with everything shown, so a state displays itself in Jupyter (issue 20)."""
+        """The picture with everything shown, so a state displays itself in Jupyter."""
         from sim.games.graenaland.picture import picture
 
         return picture(self)

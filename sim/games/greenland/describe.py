@@ -1,4 +1,4 @@
-"""A Greenland decision in words (issue 20, ``sim.picture``'s protocol): ``describe(state, seat, option)``,
+"""A Greenland decision in words (``sim.picture``'s protocol): ``describe(state, seat, option)``,
 called before the option is applied, names the cards, places, ranks and costs it is about
 (greenland-third-edition.txt LINE numbers; rulings G1... in RULINGS.md). ``Option``'s docstring in
 ``state.py`` says what each kind's fields hold.

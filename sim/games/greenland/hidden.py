@@ -1,4 +1,4 @@
-"""Greenland's ``determinize(state, seat, rng)`` (issue 19): a fresh full state in which everything hidden
+"""Greenland's ``determinize(state, seat, rng)``: a fresh full state in which everything hidden
 from ``seat`` is drawn again from ``rng``, consistently with what ``seat`` has seen; a function of what
 ``seat`` has seen and of ``rng`` only (each pool is sorted before it is shuffled, so the draw cannot depend
 on the hidden order).

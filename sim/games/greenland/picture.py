@@ -1,4 +1,4 @@
-"""Greenland's state as an SVG picture (issue 20, ``sim.picture``'s protocol), made in pure Python.
+"""Greenland's state as an SVG picture (``sim.picture``'s protocol), made in pure Python.
 
 The picture (greenland-third-edition.txt lines 9-16 lay the table out this way):
 

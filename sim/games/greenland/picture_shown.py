@@ -1,4 +1,4 @@
-"""What a Greenland picture may show (issue 20): the seat's view (``view.view_of``) and the few open facts of
+"""What a Greenland picture may show: the seat's view (``view.view_of``) and the few open facts of
 the table the view leaves out, and, for the all-shown picture only, every secret.
 
 A seat's picture is drawn from ``Shown`` alone, and ``Shown`` of a seat is built from ``view_of`` plus what

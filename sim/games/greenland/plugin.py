@@ -21,7 +21,7 @@ PLUGIN = GamePlugin(
     picture="sim.games.greenland.picture:picture",
     describe="sim.games.greenland.describe:describe",
     # ismcts's playouts cut at 60 decision points and 24 iterations: a full Greenland playout is about
-    # 300 decisions of the greedy strategy, 40 of them a decision cost over a second (issue 19). Chosen
+    # 300 decisions of the greedy strategy, 40 of them a decision cost over a second. Chosen
     # for cost: at them the search won 0.502 (0.438-0.567) of 200 two-player games against greedy, and
     # 0.505 (0.441-0.569) with the cut playouts judged by the fitted ``evaluate`` (greenland.value)
     search="iterations=24:depth=60",

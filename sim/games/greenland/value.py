@@ -1,4 +1,4 @@
-"""Greenland's judge of a search playout cut before the end (issue 19: ``evaluate(state, seat)``).
+"""Greenland's judge of a search playout cut before the end: ``evaluate(state, seat)``.
 
 The scores of the moment judge a cut playout badly: at two players the normalised scores give the leader 1
 and the other 0 whatever the gap and the generations left, and the seats tie (0.5 each) at 13% of greedy's

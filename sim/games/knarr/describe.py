@@ -1,4 +1,4 @@
-"""A Knarr choice in words (issue 20), read from the state before the choice is applied: the Viking
+"""A Knarr choice in words, read from the state before the choice is applied: the Viking
 cards, destinations and Buildings by colour, asset, deck and printed id (``words``).
 
 ``describe(state, seat, option)`` says what ``seat`` does ("plays the red Viking (VP) into the red

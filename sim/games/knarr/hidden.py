@@ -1,4 +1,4 @@
-"""Knarr's ``determinize(state, seat, rng)`` (issue 19): a fresh full state in which everything hidden from
+"""Knarr's ``determinize(state, seat, rng)``: a fresh full state in which everything hidden from
 ``seat`` is drawn again from ``rng``, consistently with what ``seat`` sees; a function of what ``seat``
 sees and of ``rng`` only.
 

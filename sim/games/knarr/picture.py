@@ -1,4 +1,4 @@
-"""A Knarr state as an SVG picture (issue 20; the layout of ``sim.picture``).
+"""A Knarr state as an SVG picture (the layout of ``sim.picture``).
 
 Above, the table every seat sees (ruling R9 'Crews, destinations, tokens, the board, Buildings and the
 discard pile are public; deck order and other hands are not'): the Viking board (knarr.md A.4 step 2) with,

@@ -1,4 +1,4 @@
-"""Mainland's choices in words (issue 20, ``sim.picture.describe``): ``describe(state, seat, option)``,
+"""Mainland's choices in words (``sim.picture.describe``): ``describe(state, seat, option)``,
 read before the option is applied, names the cards (the data file's ``id``), their items, the rotation,
 the place and what the card covers.
 

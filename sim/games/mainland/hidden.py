@@ -1,4 +1,4 @@
-"""Mainland's ``determinize(state, seat, rng)`` (issue 19): a new full state in which everything hidden from
+"""Mainland's ``determinize(state, seat, rng)``: a new full state in which everything hidden from
 ``seat`` is drawn again from ``rng``, consistently with what ``seat`` has seen; a function of what ``seat``
 has seen and of ``rng`` only.  The input state is left as it is.
 

@@ -1,4 +1,4 @@
-"""Mainland's picture (issue 20, ``sim.picture``): a state as one SVG document, made in pure Python.
+"""Mainland's picture (``sim.picture``): a state as one SVG document, made in pure Python.
 
 The board within its limit (mainland.txt:57, ``board`` in the data file) as a grid of tiles: each tile
 one ``piece tile`` element, tinted in its owner's colour (``sim.picture.seat_colour``), its item as a
