@@ -38,6 +38,7 @@ def nav() -> list[Any]:
         {"Records": ["records/index.md", *[{p.title: f"records/{n}.md"} for n, p in games]]},
         {"Studies": "studies.md"},
         {"Reading the report": "report.md"},
+        {"Decisions": "decisions.md"},
         {"Pictures and replays": "pictures.md"},
         {"Scaling out": "scaling.md"},
         {"Speed": "speed.md"},
