@@ -7,8 +7,9 @@ them), tagged with ``expansion`` ("skáli" or "base", from the rule switch ``ska
 decided games only: truncated and errored games have no winner and are counted beside the rates
 (``excluded``).  The independent unit is the block (``analysis.inference``: one deal replayed under
 every seat shift with ``--seats rotate``), so every interval and test is computed from block totals
-and states its ``blocks``.  ``sim.games.knarr.study`` (``python -m sim.games.knarr.study FOLDER``) is
-the plain per-folder version, and names the cards (``card_names``, ``held_cards``).
+(the holdings': from a permutation that moves whole blocks) and states its ``blocks``.
+``sim.games.knarr.study`` (``python -m sim.games.knarr.study FOLDER``) is the plain per-folder
+version, and names the cards (``card_names``, ``held_cards``).
 
 Seats win under the round-completion rule (the 40-point trigger ends the game only once the round is
 complete, so every seat has had the same number of turns); a tie splits the win (``win_share``).
@@ -16,6 +17,7 @@ complete, so every seat has had the same number of turns); a tie splits the win 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import polars as pl
@@ -170,13 +172,27 @@ def _held(runs: Runs, kind: str) -> pl.DataFrame:
     return study.held_cards(runs.turns(), kind, keys=("run", "game_id"))
 
 
+def _dense(frame: pl.DataFrame, *columns: str) -> Any:
+    """0-based dense codes of ``columns`` in ``frame``, in the order of their values (not of the rows)."""
+    key = pl.struct(*columns) if len(columns) > 1 else pl.col(columns[0])
+    return frame.select(key.rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
+
+
+def _number(x: float) -> float | None:
+    """``x``, or None (a null in the frame) where it is nan."""
+    return None if math.isnan(x) else float(x)
+
+
 def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
     """Per group, ``kind`` ("destination" from explore turns, "Building" from develop turns, expansion
     runs only) and card held by at least ``min_games`` decided seats: ``held``, ``blocks``, the holders'
     ``win_rate``, ``expected`` (the mean over the holders of their own strategy's win rate in the group:
     the strategy-adjusted base rate), ``diff`` = win_rate - expected with ``diff_low``/``diff_high``
-    and ``p_value`` (``inference.held_vs_expected``: t on the blocks' totals), ``detectable`` (the
-    smallest difference one test finds with 80% power) and ``even`` (1/players).
+    and ``p_value`` (``inference.held_vs_expected``: a permutation of who holds the card within each
+    strategy, whole blocks and games moved together, exact at any number of holders; the interval is
+    the test inverted and is null where no permutation changes the difference), ``detectable`` (the
+    smallest difference one test finds with 80% power, from the permutation's spread) and ``even``
+    (1/players).
 
     ``p_adjusted`` is Benjamini-Hochberg's over every card in the frame (``family`` tests,
     ``correction``): a verdict about "which cards" picks from all of them.  Rows: groups in order, then
@@ -209,8 +225,9 @@ def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
             test = inference.held_vs_expected(
                 held,
                 group["win_share"].to_numpy(),
-                group["strategy"].rank("dense").cast(pl.Int64).to_numpy() - 1,
-                group["block"].rank("dense").cast(pl.Int64).to_numpy() - 1,
+                _dense(group, "strategy"),
+                _dense(group, "block"),
+                _dense(group, "run", "game_id"),
             )
             power = inference.detectable_difference(test.se, test.clusters - 1.0)
             for c, name in enumerate(names):
@@ -225,16 +242,17 @@ def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
                             "win_rate": float(test.observed[c]),
                             "expected": float(test.expected[c]),
                             "diff": float(test.estimate[c]),
-                            "diff_low": float(test.low[c]),
-                            "diff_high": float(test.high[c]),
+                            "diff_low": _number(test.low[c]),
+                            "diff_high": _number(test.high[c]),
                             "p_value": float(test.p_value[c]),
-                            "detectable": float(power[c]),
+                            "detectable": _number(power[c]),
                             "test": test.test,
                         }
                     )
     if not rows:
         return pl.DataFrame()
-    out = pl.DataFrame(rows).with_columns((1.0 / pl.col("players")).alias("even"))
+    nullable = {c: pl.Float64 for c in ("diff_low", "diff_high", "detectable")}  # null: nothing to compare
+    out = pl.DataFrame(rows, schema_overrides=nullable).with_columns((1.0 / pl.col("players")).alias("even"))
     adjusted = inference.adjust(out["p_value"].to_numpy(), CARD_CORRECTION)
     return out.with_columns(
         pl.Series("p_adjusted", adjusted.p_adjusted),

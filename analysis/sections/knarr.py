@@ -91,9 +91,10 @@ HOLDINGS_NOTE = (
     "out. A strong strategy holds more cards and wins more, so the base rate is not 1/players: the "
     "expected rate is the mean over the card's holders of their own strategy's win rate in the "
     "group (a residual comparison; a logistic model would say the same to first order and needs no "
-    "fit). The test is a t test on the blocks' totals of (held - the strategy's share holding it) x "
-    "(win - the strategy's rate), on blocks - 1 df: the block (one deal replayed under every seat "
-    "shift) is the independent unit. The verdict corrects over every card in the table by "
+    "fit). The test permutes who holds the card among the seats of the holders' strategies: whole "
+    "blocks (one deal replayed under every seat shift, the independent unit) change places, and so do "
+    "a block's games, so the p value is valid however few the holders (9,999 draws, seeded from the "
+    "records); the interval is that test inverted. The verdict corrects over every card in the table by "
     "Benjamini-Hochberg (a false discovery rate of 5%); the intervals are not corrected. Holding a "
     "card is not chosen at random, so even a corrected difference is an association, not proof "
     "that the card is strong."
@@ -323,7 +324,7 @@ def _holdings_verdict(held: pl.DataFrame) -> str:
     family = int(held["family"][0])
     found = held.filter(pl.col("p_adjusted") < 0.05).sort("p_adjusted", "card")
     above = found.filter(pl.col("diff") > 0).height
-    detect = float(held["detectable"].median())
+    detect = held["detectable"].median()  # null where no card's holders could be compared
     if found.height:
         t = found.row(0, named=True)
         verdict = (
@@ -343,10 +344,12 @@ def _holdings_verdict(held: pl.DataFrame) -> str:
             f"tests survives Benjamini-Hochberg's correction over the cards ({raw} would at an uncorrected "
             f"5%, where chance alone gives about {0.05 * family:.0f})."
         )
+    if detect is None:
+        return verdict
     return verdict + (
         f" The sample could not detect smaller effects: a card's holders would have to win about "
-        f"{100 * detect:.0f} points more or less than expected (the median over the cards) for one test to "
-        "find it with 80% power, and more after the correction."
+        f"{100 * float(detect):.0f} points more or less than expected (the median over the cards) for one "
+        "test to find it with 80% power, and more after the correction."
     )
 
 
@@ -390,8 +393,8 @@ def _holdings_chart(held: pl.DataFrame) -> Chart:
         .with_columns(
             pl.format("{}p {}", "players", "expansion").alias("group"),
             (pl.col("diff") * 100).alias("mean"),
-            (pl.col("diff_low") * 100).alias("low"),
-            (pl.col("diff_high") * 100).alias("high"),
+            (pl.col("diff_low") * 100).fill_null(float("nan")).alias("low"),
+            (pl.col("diff_high") * 100).fill_null(float("nan")).alias("high"),
         )
     )
     return Chart(
@@ -407,6 +410,11 @@ def _holdings_chart(held: pl.DataFrame) -> Chart:
         ),
         "Knarr win rate when a destination or Building is held, minus its holders' strategies' rate",
     )
+
+
+def _points(x: float | None) -> str:
+    """A share as whole points, "-" where there is none."""
+    return "-" if x is None else f"{100 * x:.0f}"
 
 
 def _holdings_table(held: pl.DataFrame) -> Table:
@@ -425,7 +433,7 @@ def _holdings_table(held: pl.DataFrame) -> Table:
             share_interval("diff_low", "diff_high"),
             ("p", col("p_value", pval)),
             ("Benjamini-Hochberg p", col("p_adjusted", pval)),
-            ("detectable (pp, 80% power)", col("detectable", lambda x: f"{100 * x:.0f}")),
+            ("detectable (pp, 80% power)", col("detectable", _points)),
             ("equal chances", col("even", pct)),
         ],
     )
