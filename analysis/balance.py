@@ -21,6 +21,10 @@ per-seat column) for games whose records name a start position (Graenaland).
   ``p_adjusted``: Holm over the table's groups), the plain chi-square and G tests, the Balance
   metric (1 - largest pairwise win-rate gap, with a simultaneous interval), first-player advantage,
   the smallest gap the sample could detect, ties and excluded games.
+* ``balance_tests`` also decides each group against the report's margin δ (``analysis.decide.seat_decision``,
+  docs/decisions.md): ``decision`` fair within δ / unfair / undecided, with its decisive position and
+  that statistic's interval and p, the half-width and the games that would decide it.  The margin is
+  ``SEAT_MARGIN`` unless a report sets another (``with_margin``; ``skald report --margin``).
 * ``compare_variants``: the same population under two or more rule variants (or any other
   key, e.g. two result folders via ``compare_folders``), side by side: seat-balance spread,
   game length, truncated games, with an effect size and a test of each difference.
@@ -29,7 +33,9 @@ per-seat column) for games whose records name a start position (Graenaland).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -37,7 +43,9 @@ import polars as pl
 from scipy import stats as sps
 
 from analysis import inference, stats
+from analysis.decide import SEAT_MARGIN, seat_decision
 from analysis.runs import Runs, errored_column, open_runs
+from sim.errors import SkaldError
 
 GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
 BOOTSTRAP = 400
@@ -45,6 +53,32 @@ PERMUTATIONS = 2000
 TIES_NOTE = "ties split fractionally: a k-way tie gives each tied winner 1/k of a win"
 #: how ``balance_tests`` corrects its groups' p values for picking the least even (``p_adjusted``)
 GROUP_CORRECTION = "holm"
+#: the margin δ the seat decisions of ``balance_tests`` are made at (a share: 0.05 is 5 points)
+_MARGIN: ContextVar[float] = ContextVar("seat_margin", default=SEAT_MARGIN)
+
+
+def seat_margin() -> float:
+    """The margin δ the seat decisions are made at now: ``SEAT_MARGIN`` unless ``with_margin`` set one."""
+    return _MARGIN.get()
+
+
+@contextmanager
+def with_margin(margin: float | None) -> Iterator[float]:
+    """Decide the seat verdicts computed inside at ``margin`` (a share; None: the default)."""
+    token = _MARGIN.set(SEAT_MARGIN if margin is None else float(margin))
+    try:
+        yield _MARGIN.get()
+    finally:
+        _MARGIN.reset(token)
+
+
+def margin_share(points: Any, where: str = "--margin") -> float:
+    """A margin given in percentage points of win share (``5``) as a share (0.05): a one-line
+    ``SkaldError`` unless it is a number above 0 and below 50."""
+    ok = isinstance(points, int | float) and not isinstance(points, bool) and math.isfinite(points)
+    if not ok or not 0 < points < 50:
+        raise SkaldError(f"{where} must be a number of points above 0 and below 50, not {points!r}")
+    return float(points) / 100.0
 
 
 def _position_ints(frame: pl.LazyFrame, position: str) -> pl.LazyFrame:
@@ -179,6 +213,60 @@ def _balance_row(
         "blocks": int(design_test.clusters),
         **_test_fields(design_test, stats.equal_chances_test(y.sum(axis=0))),
         **_balance_fields(keyd, y, m, positions, float(design_test.deff)),
+        **_decision_fields(keyd, y, m, positions),
+    }
+
+
+#: the columns ``_decision_fields`` adds to a ``balance_tests`` row
+DECISION_COLUMNS = (
+    "decision",
+    "margin",
+    "decisive",
+    "decisive_rate",
+    "decisive_low",
+    "decisive_high",
+    "decision_expected",
+    "decision_p",
+    "decision_test",
+    "decision_correction",
+    "decision_family",
+    "beyond_margin",
+    "half_width",
+    "games_needed",
+)
+
+
+def _decision_fields(keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positions: list) -> dict[str, Any]:
+    """The group decided at the margin (``seat_decision``): the outcome, the margin, the decisive
+    position with its win share and that statistic's interval and p (the simultaneous interval and Holm's
+    p for "unfair", else the widest (1 − 2α) interval and the intersection-union p), whether an unfair
+    interval lies beyond the margin, the half-width and, undecided, the games that would decide it.
+    None throughout where there is no decision (fewer than two positions, or not one per player)."""
+    players = int(keyd.get("players") or len(positions))
+    if len(positions) < 2 or len(positions) != players or not (m > 0).any():
+        return dict.fromkeys(DECISION_COLUMNS)
+    decision = seat_decision(y, seat_margin(), labels=[str(p) for p in positions], games=m)
+    found = decision.to_finding()
+    even = decision.expected[decision.decisive]
+
+    def share(x: float | None) -> float | None:
+        return None if x is None else even + x
+
+    return {
+        "decision": decision.decision,
+        "margin": decision.margin,
+        "decisive": found["position"],
+        "decisive_rate": share(found["estimate"]),
+        "decisive_low": share(found["low"]),
+        "decisive_high": share(found["high"]),
+        "decision_expected": even,
+        "decision_p": found["p_value"],
+        "decision_test": decision.test,
+        "decision_correction": found["correction"],
+        "decision_family": found["family"],
+        "beyond_margin": decision.beyond_margin,
+        "half_width": found["half_width"],
+        "games_needed": decision.games_needed,
     }
 
 

@@ -51,6 +51,9 @@ FIELDS = (
     "detectable",
     "excluded",
 )
+#: The fields of a decision against a margin (``analysis.decide``): written only for a finding that has
+#: one (``decision`` set), after ``FIELDS``, so that every other finding's row stays as it was.
+DECISION_FIELDS = ("decision", "margin", "position", "half_width", "games_needed")
 
 
 def _number(x: Any) -> float | None:
@@ -86,6 +89,11 @@ class Finding:
     ``expected`` is the value of no effect (an even seat's share, 0 for a difference); ``detectable``
     the smallest effect the sample finds with 80% power (in the estimate's unit); ``excluded`` the
     truncated or errored games left out.
+
+    A decision against a margin (``analysis.decide``: a ``<position> fairness`` finding) also has
+    ``decision`` (``fair``, ``unfair`` or ``undecided``), ``margin`` (δ, in the estimate's unit),
+    ``position`` (the position its sentence is about), ``half_width`` (the widest (1 − 2α) interval's)
+    and ``games_needed`` (for an undecided one: about how many more games would decide it).
     """
 
     game: str
@@ -106,11 +114,19 @@ class Finding:
     expected: float | None = None
     detectable: float | None = None
     excluded: int | None = None
+    decision: str | None = None
+    margin: float | None = None
+    position: str | None = None
+    half_width: float | None = None
+    games_needed: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("estimate", "low", "high", "p_value", "p_adjusted", "expected", "detectable"):
+        numbers = ("estimate", "low", "high", "p_value", "p_adjusted", "expected", "detectable")
+        for name in (*numbers, "margin", "half_width"):
             object.__setattr__(self, name, _number(getattr(self, name)))
-        for name in ("games", "clusters", "family", "excluded"):
+        if self.position is not None:
+            object.__setattr__(self, "position", str(_plain(self.position)))
+        for name in ("games", "clusters", "family", "excluded", "games_needed"):
             object.__setattr__(self, name, _count(getattr(self, name)))
         object.__setattr__(self, "groups", {str(k): _plain(v) for k, v in self.groups.items()})
 
@@ -131,7 +147,8 @@ class Finding:
     def as_json(self) -> dict[str, Any]:
         row = asdict(self)
         row["id"] = self.id
-        return {name: row[name] for name in FIELDS}
+        names = FIELDS + (DECISION_FIELDS if self.decision is not None else ())
+        return {name: row[name] for name in names}
 
 
 def _slug(text: str) -> str:

@@ -183,6 +183,46 @@ def _number(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
+def _held_rows(
+    where: dict[str, Any],
+    label: str,
+    group: pl.DataFrame,
+    wide: pl.DataFrame,
+    names: list[str],
+    min_games: int,
+) -> list[dict[str, Any]]:
+    """One group's rows of ``holdings``: each card held by at least ``min_games`` seats, tested by
+    ``inference.held_vs_expected``."""
+    held = wide.select(names).fill_null(0.0).to_numpy()
+    test = inference.held_vs_expected(
+        held,
+        group["win_share"].to_numpy(),
+        _dense(group, "strategy"),
+        _dense(group, "block"),
+        _dense(group, "run", "game_id"),
+    )
+    power = inference.detectable_difference(test.se, test.clusters - 1.0)
+    return [
+        {
+            **where,
+            "kind": label,
+            "card": name,
+            "held": int(test.holders[c]),
+            "blocks": int(test.clusters[c]),
+            "win_rate": float(test.observed[c]),
+            "expected": float(test.expected[c]),
+            "diff": float(test.estimate[c]),
+            "diff_low": _number(test.low[c]),
+            "diff_high": _number(test.high[c]),
+            "p_value": float(test.p_value[c]),
+            "detectable": _number(power[c]),
+            "test": test.test,
+        }
+        for c, name in enumerate(names)
+        if test.holders[c] >= min_games
+    ]
+
+
 def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
     """Per group, ``kind`` ("destination" from explore turns, "Building" from develop turns, expansion
     runs only) and card held by at least ``min_games`` decided seats: ``held``, ``blocks``, the holders'
@@ -221,34 +261,7 @@ def holdings(runs: Runs, min_games: int = 10) -> pl.DataFrame:
             names = sorted(c for c in wide.columns if c not in group.columns)
             if not names:
                 continue
-            held = wide.select(names).fill_null(0.0).to_numpy()
-            test = inference.held_vs_expected(
-                held,
-                group["win_share"].to_numpy(),
-                _dense(group, "strategy"),
-                _dense(group, "block"),
-                _dense(group, "run", "game_id"),
-            )
-            power = inference.detectable_difference(test.se, test.clusters - 1.0)
-            for c, name in enumerate(names):
-                if test.holders[c] >= min_games:
-                    rows.append(
-                        {
-                            **dict(zip(GROUP, key, strict=True)),
-                            "kind": label,
-                            "card": name,
-                            "held": int(test.holders[c]),
-                            "blocks": int(test.clusters[c]),
-                            "win_rate": float(test.observed[c]),
-                            "expected": float(test.expected[c]),
-                            "diff": float(test.estimate[c]),
-                            "diff_low": _number(test.low[c]),
-                            "diff_high": _number(test.high[c]),
-                            "p_value": float(test.p_value[c]),
-                            "detectable": _number(power[c]),
-                            "test": test.test,
-                        }
-                    )
+            rows += _held_rows(dict(zip(GROUP, key, strict=True)), label, group, wide, names, min_games)
     if not rows:
         return pl.DataFrame()
     nullable = {c: pl.Float64 for c in ("diff_low", "diff_high", "detectable")}  # null: nothing to compare

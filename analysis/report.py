@@ -45,6 +45,7 @@ import jinja2
 import polars as pl
 
 from analysis import verdicts
+from analysis.balance import seat_margin, with_margin
 from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import RESULT_FILES, Runs, find_results, open_runs
 from analysis.sections import general, ladder, stronger, unfinished
@@ -454,7 +455,9 @@ def render(
     title: str,
     study: dict[str, Any] | None = None,
     findings: list[Finding] | None = None,
+    margin: float | None = None,
 ) -> str:
+    """The page's HTML; ``margin`` (a share) is the one its seat verdicts were decided at."""
     findings = findings or []
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
@@ -476,6 +479,7 @@ def render(
         study=study,
         glossary=GLOSSARY,
         top_rows=TOP_ROWS,
+        margin=verdicts.points(seat_margin() if margin is None else margin),
         verdicts=verdicts.by_game(
             verdicts.verdicts(findings, [s for p in parts for s in p.sections], variant_labels(runs))
         ),
@@ -509,6 +513,7 @@ def write_report(
     study: dict[str, Any] | None = None,
     compare: bool = False,
     progress: bool = False,
+    margin: float | None = None,
 ) -> Path:
     """Analyse the runs under ``paths`` and write ``out`` (HTML) and its charts as PNG files beside it;
     with ``compare``, the report of two or more runs of one game compared with the first
@@ -517,10 +522,12 @@ def write_report(
     ``out`` is checked first (``check_output``), then every run's manifest and parts (``open_runs``);
     every file is written under a temporary name and renamed into place, so a report stopped halfway
     leaves the previous one whole.  With ``progress``, a line on stderr shows each step as it starts
-    (``sim.report.step_bar``: only on a terminal); nothing of it goes into the files.
+    (``sim.report.step_bar``: only on a terminal); nothing of it goes into the files.  ``margin`` (a
+    share, default ``analysis.decide.SEAT_MARGIN``) is what the seat verdicts are decided against
+    (``analysis.balance.with_margin``); the page and ``report.json`` state it.
     """
     out = check_output(out)
-    with step_bar("report", enabled=progress) as show:
+    with step_bar("report", enabled=progress) as show, with_margin(margin):
         show("reading and checking the records")
         results = read_results(paths)
         runs = open_runs(paths, required=compare or not results)
@@ -558,9 +565,9 @@ def _write_files(
         if compare
         else f"Skald balance report: {games}"
     )
-    doc = findings_document(runs, sections, title, results)
+    doc = findings_document(runs, sections, title, results, seat_margin())
     write_findings(findings_path(out), doc)
-    text = render(runs, parts, title, study, read_back(doc))
+    text = render(runs, parts, title, study, read_back(doc), seat_margin())
     _write_atomic(out, text.encode("utf-8"))
     return out
 
@@ -571,14 +578,20 @@ def findings_path(out: str | Path) -> Path:
 
 
 def findings_document(
-    runs: Runs, sections: list[Section], title: str, results: Sequence[Result] = ()
+    runs: Runs,
+    sections: list[Section],
+    title: str,
+    results: Sequence[Result] = (),
+    margin: float | None = None,
 ) -> dict[str, Any]:
-    """``report.json``: the title, each run's label, game, players, variant, games and record identity,
-    each tune or sensitivity result (``Result.meta``), each section's id and title, and every finding in
-    the page's order (no time, no folder)."""
+    """``report.json``: the title, the margin the seat verdicts were decided at (a share), each run's
+    label, game, players, variant, games and record identity, each tune or sensitivity result
+    (``Result.meta``), each section's id and title, and every finding in the page's order (no time, no
+    folder)."""
     return document(
         [f for s in sections for f in s.findings],
         title=title,
+        margin=seat_margin() if margin is None else margin,
         runs=[
             {
                 "label": r.label,

@@ -14,6 +14,7 @@ rule variant::
     seats = "rotate"                # rotate | exhaustive | random | fixed
     jobs = -1                       # worker processes (--jobs overrides it)
     all = true                      # whether `skald study --all` plays it (false: long studies)
+    margin = 5                      # the seat verdicts' margin in points of win share (--margin overrides it)
 
     [[runs]]
     game = "mainland"
@@ -46,7 +47,7 @@ from sim.errors import SkaldError
 if TYPE_CHECKING:
     from analysis.runs import Runs
 
-STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all"}
+STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all", "margin"}
 #: the studies of no one game (``skald study skill-ladder``), beside those the plug-ins bring
 CORE_STUDIES = ("analysis.studies:skill-ladder.toml", "analysis.studies:stronger-play.toml")
 RUN_KEYS = {
@@ -99,6 +100,8 @@ class Study:
     base: Path = field(default_factory=Path)
     #: whether ``skald study --all`` plays it (``all = false``: a long study, run by its name)
     in_all: bool = True
+    #: the margin its seat verdicts are decided at, a share (``margin = 5`` in points); None: the default
+    margin: float | None = None
 
     @property
     def games_needed(self) -> list[str]:
@@ -239,6 +242,18 @@ def _scalar_rules(value: Any, where: str, source: str) -> dict[str, Any]:
     return dict(value)
 
 
+def _margin(value: Any, source: str) -> float | None:
+    """``study.margin`` (points) as a share, None where the file leaves it out."""
+    if value is None:
+        return None
+    from analysis.balance import margin_share
+
+    try:
+        return margin_share(value, "study.margin")
+    except SkaldError as exc:
+        raise _fail(source, str(exc)) from None
+
+
 def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
     """Parse and check a study file's text (a one-line ``SkaldError`` for anything malformed)."""
     try:
@@ -282,6 +297,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
         text=text,
         base=base or Path.cwd(),
         in_all=_bool(head.get("all", True), "study.all", source),
+        margin=_margin(head.get("margin"), source),
     )
     runs = doc.get("runs")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
@@ -492,6 +508,7 @@ def run_study(
     resume: bool = False,
     on_run: Callable[[PlannedRun, int, int], None] | None = None,
     on_skip: Callable[[str], None] | None = None,
+    margin: float | None = None,
 ) -> StudyResult:
     """Run every simulation of ``study`` into ``out`` (default ``results/<name>``) and write
     ``report.html``.
@@ -501,9 +518,11 @@ def run_study(
     kept (each checked to be the very run planned), an interrupted run is finished from its chunks
     (``skald run --resume``) and the rest are played; after an interrupted ``overwrite`` only the runs
     it had replayed count as finished.  Ctrl-C raises ``StudyInterrupted``; ``on_skip`` also receives
-    the runs' own notes (a run kept, a run resumed).
+    the runs' own notes (a run kept, a run resumed).  ``margin`` (a share) overrides the study's own for
+    the report's seat verdicts.
     """
     attempt, skipped = _begin(study, games, jobs, out, progress, overwrite, resume, on_skip)
+    attempt.margin = margin if margin is not None else study.margin
     planned = attempt.planned
     index = 0
     try:
@@ -540,6 +559,7 @@ class _Attempt:
     on_skip: Callable[[str], None] | None
     progress: bool
     paths: list[Path] = field(default_factory=list)
+    margin: float | None = None
 
 
 def _begin(
@@ -637,6 +657,7 @@ def _write_report(attempt: _Attempt) -> Path:
         title=study.title,
         study={"name": study.name, "title": study.title, "description": study.description},
         progress=attempt.progress,
+        margin=attempt.margin,
     )
 
 

@@ -2,9 +2,11 @@
 and variant, in one sentence, worded from the findings of ``report.json`` alone.
 
 A verdict is made from findings by their kind, never from a section's own wording:
-- an equal-chances test (metric ``<position> equal chances``) with its positions' win rates
-  (``<position> win rate``, the same groups plus the position): which position differs and by how much,
-  or that none differs by more than the sample can detect;
+- an equal-chances test (metric ``<position> equal chances``) with its decision against the margin
+  (``<position> fairness``, the same groups: ``analysis.decide.seat_decision``): fair within the margin,
+  unfair (which position, by how much, and whether beyond the margin) or undecided (how well the shares
+  are known and about how many more games would decide it); without a decision, its positions' win
+  rates (``<position> win rate``): which position differs beyond chance, or that none does;
 - a family of comparisons (unit ``difference`` with an adjusted p): which differences survive the
   correction, or that none does;
 - a seat verdict under stronger play (metric ``verdict under stronger play``, its outcome in ``test``)
@@ -30,6 +32,7 @@ from analysis.inference import adjust
 from analysis.sections.blocks import gap_points
 
 EQUAL_CHANCES = " equal chances"
+FAIRNESS = " fairness"
 WIN_RATE = " win rate"
 DIFFERENCE = " difference"
 
@@ -37,7 +40,8 @@ DIFFERENCE = " difference"
 @dataclass(frozen=True)
 class Verdict:
     """One verdict: its game, a short heading under the game's name (``seats``, ``skali against base``),
-    the sentence, the link to its evidence, and whether it reports a difference beyond chance."""
+    the sentence, the link to its evidence, and whether it reports a difference beyond chance (for a
+    question decided against a margin: unfair); the page sets those in bold."""
 
     game: str
     heading: str
@@ -97,15 +101,8 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
     games = f"{test.games:,} games" + (
         f" in {test.clusters:,} blocks" if test.clusters and test.clusters != test.games else ""
     )
-    gap = (
-        ""
-        if test.detectable is None
-        else "; not even a 100-point gap would reliably show at this size"
-        if test.detectable >= 1
-        else f"; gaps below {gap_points(test.detectable)} points would not reliably show at this size"
-    )
     if worst is None:
-        return f"the {test.test} gives {p_words(test)} ({games}){gap}."
+        return f"the {test.test} gives {p_words(test)} ({games})."
     where = f"{label} {worst.groups.get(position)}"
     if test.significant:
         return (
@@ -113,10 +110,120 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
             f"({p_words(test)}; {games})."
         )
     return (
-        f"no {label} differs from an even {share(worst.expected)} by more than the sample can detect "
-        f"({p_words(test)}; {games}{gap}); the most uneven, {where}, wins "
+        f"no {label} differs from an even {share(worst.expected)} beyond chance "
+        f"({p_words(test)}; {games}); the most uneven, {where}, wins "
         f"{share(worst.estimate)}{span(worst)}."
     )
+
+
+def points(margin: float | None) -> str:
+    """A margin in percentage points: ``5``, ``2.5``."""
+    return "-" if margin is None else f"{100 * margin:.4g}"
+
+
+def even(x: float | None) -> str:
+    """An even share: ``25%``, ``33.3%``."""
+    return "-" if x is None else f"{100 * x:.1f}".removesuffix(".0") + "%"
+
+
+def p_is(p: float | None) -> str:
+    return "= -" if p is None else "< 0.001" if p < 0.001 else f"= {p:.3f}"
+
+
+def games_words(f: Finding) -> str:
+    """``800 games in 200 blocks``."""
+    games = f"{f.games or 0:,} games"
+    return games + (f" in {f.clusters:,} blocks" if f.clusters and f.clusters != f.games else "")
+
+
+def beyond_margin(f: Finding) -> bool:
+    """Whether a fairness finding's interval lies wholly beyond the margin on either side of even."""
+    if f.low is None or f.high is None or f.expected is None or f.margin is None:
+        return False
+    return f.low - f.expected > f.margin or f.high - f.expected < -f.margin
+
+
+def fairness_words(f: Finding, label: str) -> str:
+    """A ``<label> fairness`` decision in words: fair within the margin (the widest position's
+    (1 − 2α) interval with the intersection-union p), unfair (the decisive position's simultaneous
+    interval with Holm's p, and whether it lies beyond the margin), or undecided (the half-width and
+    about how many more games would decide it)."""
+    m = points(f.margin)
+    who = f"{label} {f.position}"
+    wins = f"{100 * (f.estimate or 0):.1f}%{span(f, 100, 1)}"
+    if f.decision == "fair":
+        return (
+            f"fair within {m} points: every {label} wins within {m} points of an even {even(f.expected)} "
+            f"(widest: {who} wins {wins}; intersection-union p {p_is(f.p_value)}; {games_words(f)})"
+        )
+    if f.decision == "unfair":
+        many = (f.family or 1) > 1
+        test = f"Holm p {p_is(f.p_value)} over {f.family} {label}s" if many else f"p {p_is(f.p_value)}"
+        where = (
+            f"beyond the {m}-point margin" if beyond_margin(f) else f"not shown beyond the {m}-point margin"
+        )
+        return (
+            f"unfair: {who} wins {wins} against an even {even(f.expected)} ({test}; {games_words(f)}), "
+            f"{where}"
+        )
+    known = "-" if f.half_width is None else f"{100 * f.half_width:.1f}"
+    more = (
+        f"about {f.games_needed:,} more games would decide it if the estimates held"
+        if f.games_needed is not None
+        else "the estimates do not say how many more games would decide it"
+    )
+    return (
+        f"undecided at a {m}-point margin: {label} shares are known to ±{known} points; {more} "
+        f"(least settled: {who} wins {wins}; {games_words(f)})"
+    )
+
+
+def fairness_of(test: Finding, findings: Sequence[Finding]) -> Finding | None:
+    """The decision against the margin of an equal-chances test's group (same section, game, groups)."""
+    metric = test.metric[: -len(EQUAL_CHANCES)] + FAIRNESS
+    return next(
+        (
+            f
+            for f in findings
+            if f.metric == metric
+            and f.decision is not None
+            and f.section == test.section
+            and f.game == test.game
+            and f.groups == test.groups
+        ),
+        None,
+    )
+
+
+def fairness_family(decided: list[Finding], label: str) -> str:
+    """Several groups' decisions of one question: one clause per group, in the page's order."""
+    if len(decided) == 1:
+        return fairness_words(decided[0], label) + "."
+    return "; ".join(f"{group_words(f.groups)}: {fairness_words(f, label)}" for f in decided) + "."
+
+
+def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], section_known: bool) -> Verdict:
+    """One question's verdict (seats, start positions, picks) over its groups' equal-chances tests:
+    worded from their decisions against the margin where every group has one (bold: unfair), else from
+    the tests (bold: a difference beyond chance)."""
+    first = family[0]
+    label = first.metric[: -len(EQUAL_CHANCES)]
+    href = f"#{first.section}" if section_known else ""
+    heading = f"{label}s ({group_words(first.groups)})" if len(family) == 1 else f"{label}s"
+    decided = [fairness_of(t, findings) for t in family]
+    if all(d is not None for d in decided):
+        chosen = [d for d in decided if d is not None]
+        text = fairness_family(chosen, label)
+        significant = any(d.decision == "unfair" for d in chosen)
+    else:
+        parts = {id(t): positions_of(t, findings) for t in family}
+        text = (
+            equal_chances(first, parts[id(first)])
+            if len(family) == 1
+            else equal_chances_family(family, parts)
+        )
+        significant = any(t.significant for t in family)
+    return Verdict(first.game, heading, text[:1].upper() + text[1:], href, significant)
 
 
 def positions_of(test: Finding, findings: Sequence[Finding]) -> list[Finding]:
@@ -178,8 +285,7 @@ def counts_words(values: Sequence[Any]) -> str:
 
 def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]]) -> str:
     """Several groups' equal-chances tests of one question in one sentence: each group that differs
-    after the correction, then the rest; what the sample could not detect at each player count is read
-    off the mirror match where there is one (the standard seat test), else the largest group."""
+    after the correction, then the rest."""
     label = family[0].metric[: -len(EQUAL_CHANCES)]
     family, corrected = corrected_family(family)
     clauses = []
@@ -194,42 +300,14 @@ def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]])
             f"{share(worst.estimate)}{span(worst)} against an even {share(worst.expected)} ({p_words(test)})"
         )
     quiet = [t for t in family if not t.significant]
-    anchors: dict[Any, Finding] = {}
-    for t in quiet:
-        players = t.groups.get("players")
-        if players not in anchors or (is_mirror(t), t.games or 0) > (
-            is_mirror(anchors[players]),
-            anchors[players].games or 0,
-        ):
-            anchors[players] = t
-    shown = [
-        a
-        for _, a in sorted(anchors.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
-        if a.detectable is not None and a.detectable < 1
-    ]
-    gap = ""
-    if shown:
-        mirror = all(is_mirror(a) for a in shown)
-        who = f" with {group_words({'mix': shown[0].groups.get('mix')})}" if mirror else ""
-        games = {a.games for a in shown}
-        each = (
-            f"{shown[0].games:,} games each"
-            if len(games) == 1
-            else "; ".join(f"{a.games:,}" for a in shown) + " games"
-        )
-        gap = (
-            f"; gaps below {and_words([f'{100 * a.detectable:.0f}' for a in shown])} points at "
-            f"{and_words([str(a.groups.get('players', '?')) for a in shown])} players ({each}) would not "
-            f"reliably show{who}"
-        )
     counts = counts_words([t.groups.get("players") for t in family])
     if not clauses:
         return (
             f"no {label} differs from an even share beyond chance at {counts} ({len(family)} groups, "
-            f"{corrected}){gap}."
+            f"{corrected})."
         )
     rest = (
-        f"; in the other {len(quiet)} group{'s' if len(quiet) != 1 else ''} none differs beyond chance{gap}"
+        f"; in the other {len(quiet)} group{'s' if len(quiet) != 1 else ''} none differs beyond chance"
         if quiet
         else ""
     )
@@ -350,18 +428,8 @@ def verdicts(
         if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
             key = (test.game, test.section, test.metric)
             tests.setdefault(key, []).append(test)
-    for (game, section, metric), family in tests.items():
-        href = f"#{section}" if section in known else ""
-        parts = {id(t): positions_of(t, findings) for t in family}
-        if len(family) == 1:
-            (test,) = family
-            text = equal_chances(test, parts[id(test)])
-            heading = f"{metric[: -len(EQUAL_CHANCES)]}s ({group_words(test.groups)})"
-        else:
-            text = equal_chances_family(family, parts)
-            heading = f"{metric[: -len(EQUAL_CHANCES)]}s"
-        significant = any(t.significant for t in family)
-        out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, significant))
+    for (_, section, _), family in tests.items():
+        out.append(equal_chances_verdict(family, findings, section in known))
     out += search_verdicts(findings, known)
     out += result_verdicts(findings, known)
     out += unfinished_verdicts(findings, known)

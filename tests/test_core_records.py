@@ -14,7 +14,7 @@ from sim.tables import GameRows
 from tests.toy_game import toy_run
 
 
-def test_scan_and_win_rates(tmp_path: Path) -> None:
+def test_scan_and_win_rates(tmp_path: Path, registered: str) -> None:
     summary = toy_run(tmp_path / "r", games=12, seats="exhaustive", players=3)
     assert scan(tmp_path / "r", "games").collect().height == 12
     by_seat = seat_win_rates(tmp_path / "r")

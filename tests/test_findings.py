@@ -16,9 +16,8 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from analysis.findings import FIELDS, Finding, document, from_frame, read_findings
+from analysis.findings import DECISION_FIELDS, FIELDS, Finding, document, from_frame, read_findings
 from analysis.report import write_report
-from analysis.sections.blocks import gap_points
 from analysis.verdicts import verdicts
 from sim.cli import _main
 
@@ -44,7 +43,8 @@ def test_report_json_lies_beside_the_page_with_every_field(written: Path) -> Non
     assert doc["findings"], "a report of two games states some findings"
     for row in doc["findings"]:
         assert set(REQUIRED) <= set(row), f"finding {row.get('id')} lacks {set(REQUIRED) - set(row)}"
-        assert list(row) == list(FIELDS)
+        # a decision against a margin (``<position> fairness``) adds its own fields after the rest
+        assert list(row) == list(FIELDS) + (list(DECISION_FIELDS) if "decision" in row else [])
     ids = [row["id"] for row in doc["findings"]]
     assert len(ids) == len(set(ids)), "each number is stated once"
     sections = {s["id"] for s in doc["sections"]}
@@ -114,12 +114,21 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
     )
     quiet = [Finding(**{**f.__dict__, "p_adjusted": 0.4, "p_value": 0.2}) for f in found[:1]] + found[1:]
     (v,) = verdicts(quiet)
-    assert not v.significant and "gaps below 13 points would not reliably show" in v.text
-    # the verdict rounds a detectable gap as the sections' tables and sentences do (up, gap_points):
-    # 0.442 reads 45 points on the page everywhere, never 44 in one place and 45 in another
-    wide = [Finding(**{**f.__dict__, "detectable": 0.442}) for f in quiet[:1]] + quiet[1:]
-    (v,) = verdicts(wide)
-    assert gap_points(0.442) == "45" and "gaps below 45 points would not reliably show" in v.text
+    # without a decision against a margin (tests/test_seat_fairness.py) the verdict says only what the
+    # test says, and no longer what gap "would not reliably show", which read as "fair"
+    assert not v.significant and v.text == (
+        "No seat differs from an even 33% beyond chance (Holm-adjusted p = 0.400 over 4 tests; 180 games "
+        "in 60 blocks); the most uneven, seat 2, wins 41% [36, 46]."
+    )
+    decided = Finding(
+        game="graenaland", section="seats", metric="seat fairness", groups=dict(found[0].groups),
+        estimate=0.41, low=0.36, high=0.46, p_value=0.2, games=180, clusters=60, family=3, unit="share",
+        expected=1 / 3, decision="undecided", margin=0.05, position="2", half_width=0.07, games_needed=900,
+    )  # fmt: skip
+    (v,) = verdicts([*quiet, decided])
+    assert not v.significant and v.text.startswith(
+        "Undecided at a 5-point margin: seat shares are known to ±7.0 points; about 900 more games"
+    )
 
 
 def test_a_comparison_verdict_names_only_differences_that_survive_the_correction() -> None:

@@ -265,7 +265,7 @@ def balance_findings(
     design-aware test (``<label> equal chances``: estimate = the largest gap between two win rates,
     the adjusted p over the table's groups, the smallest gap detectable at 80% power) and Balance, and
     per position (the ``position`` column of ``rates``) its win rate (``<label> win rate``) against the
-    even share."""
+    even share; and per group decided at the margin, its ``<label> fairness`` (``fairness_findings``)."""
     keys = ("players", "variant", "mix")
     found = from_frame(
         tests,
@@ -313,7 +313,43 @@ def balance_findings(
         expected="expected",
         excluded="excluded",
     )
-    return found
+    return found + fairness_findings(section, tests, label, keys)
+
+
+def fairness_findings(section: str, tests: pl.DataFrame, label: str, keys: Sequence[str]) -> list[Finding]:
+    """Per group of ``balance.balance_tests`` decided at the margin, ``<label> fairness``: the decision
+    (fair, unfair, undecided) and the margin, the decisive position's win share with the interval and p
+    of the statistic the decision rests on, the half-width and the games that would decide it."""
+    if "decision" not in tests.columns:
+        return []
+    present = [k for k in keys if k in tests.columns]
+    return [
+        Finding(
+            game=str(row["game"]),
+            section=section,
+            metric=f"{label} fairness",
+            groups={k: row[k] for k in present},
+            estimate=row["decisive_rate"],
+            low=row["decisive_low"],
+            high=row["decisive_high"],
+            p_value=row["decision_p"],
+            test=row["decision_test"],
+            games=row["decided"],
+            clusters=row["blocks"],
+            correction=row["decision_correction"],
+            family=row["decision_family"],
+            unit="share",
+            expected=row["decision_expected"],
+            excluded=row["excluded"],
+            decision=row["decision"],
+            margin=row["margin"],
+            position=row["decisive"],
+            half_width=row["half_width"],
+            games_needed=row["games_needed"],
+        )
+        for row in tests.iter_rows(named=True)
+        if row["decision"] is not None
+    ]
 
 
 def mix_words(mix: pl.Expr) -> pl.Expr:

@@ -131,6 +131,26 @@ def int_list(text: str, option: str) -> list[int]:
 GameArg = Annotated[str, typer.Argument(help="Game name (see `skald games`).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")]
 TitleOpt = Annotated[str | None, typer.Option("--title", help="Report title.")]
+MarginOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--margin",
+        metavar="POINTS",
+        help="The seat verdicts' margin in percentage points of win share: fair within it, unfair, or"
+        " undecided (default 5; above 0 and below 50).",
+        show_default=False,
+    ),
+]
+
+
+def margin_option(points: float | None) -> float | None:
+    """``--margin POINTS`` as a share (None: the default), checked: a one-line error unless above 0 and
+    below 50."""
+    from analysis.balance import margin_share
+
+    return None if points is None else margin_share(points)
+
+
 ResultFolders = Annotated[
     list[Path], typer.Argument(help="Result folders: run folders, or study folders holding them.")
 ]

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from sim.commands.base import ResultFolders, TitleOpt, app
+from sim.commands.base import MarginOpt, ResultFolders, TitleOpt, app, margin_option
 
 #: ``--quiet`` of report and compare: their progress line shows only on a terminal, never in the page
 QuietReport = Annotated[bool, typer.Option("--quiet", "-q", help="No progress line on stderr.")]
@@ -22,9 +22,10 @@ def report_command(
     ] = None,
     title: TitleOpt = None,
     quiet: QuietReport = False,
+    margin: MarginOpt = None,
 ) -> None:
     """Write a self-contained HTML report (charts embedded; also saved as PNG files beside it)."""
-    _write(results, output, "report.html", title, compare=False, quiet=quiet)
+    _write(results, output, "report.html", title, compare=False, quiet=quiet, margin=margin)
 
 
 @app.command("compare")
@@ -39,14 +40,21 @@ def compare_command(
     ] = None,
     title: TitleOpt = None,
     quiet: QuietReport = False,
+    margin: MarginOpt = None,
 ) -> None:
     """Compare runs of one game (two rule sets, strategy mixes or data files): every metric's difference
     with the first run, paired where the runs share seeds, the verdict first; then each run's report."""
-    _write(results, output, "compare.html", title, compare=True, quiet=quiet)
+    _write(results, output, "compare.html", title, compare=True, quiet=quiet, margin=margin)
 
 
 def _write(
-    results: list[Path], output: Path | None, default: str, title: str | None, compare: bool, quiet: bool
+    results: list[Path],
+    output: Path | None,
+    default: str,
+    title: str | None,
+    compare: bool,
+    quiet: bool,
+    margin: float | None = None,
 ) -> None:
     """Check the output path and every run's parts before anything is written, then write the page.
 
@@ -55,12 +63,14 @@ def _write(
     from analysis.report import check_output, write_report
     from sim.outputs import check_page
 
+    share = margin_option(margin)
     target = output if output is not None else results[0] / default
     if output is not None or target.parent.is_dir():
         check_page(target, "-o", "the report")
     target = check_output(target)
     # write_report checks every run's manifest and parts (analysis.runs.open_runs) before it writes
-    print(f"report: {write_report(results, target, title=title, compare=compare, progress=not quiet)}")
+    page = write_report(results, target, title=title, compare=compare, progress=not quiet, margin=share)
+    print(f"report: {page}")
 
 
 @app.command("replay")

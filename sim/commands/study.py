@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from sim.commands.base import Resumable, app, note, out
+from sim.commands.base import MarginOpt, Resumable, app, margin_option, note, out
 from sim.errors import SkaldError
 from sim.games import get_game
 from sim.signals import stop_on_sigterm
@@ -49,8 +49,10 @@ def study_command(
             "--resume", help="Keep the finished runs in the folder, finish an interrupted one, play the rest."
         ),
     ] = False,
+    margin: MarginOpt = None,
 ) -> None:
-    """Run a study's simulations into results/STUDY/ and write its report.html."""
+    """Run a study's simulations into results/STUDY/ and write its report.html (the seat verdicts
+    decided at --margin, else the study's own margin, else 5 points)."""
     from analysis import study as studies
     from sim.backends import check_jobs
 
@@ -62,8 +64,9 @@ def study_command(
         raise SkaldError("give one study: a NAME (see `skald study --list`), --file my.toml, or --all")
     jobs_note = check_jobs(jobs) if jobs is not None else None
     options: dict[str, Any] = {
-        "games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume
-    }
+        "games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume,
+        "margin": margin_option(margin),
+    }  # fmt: skip
     try:
         with stop_on_sigterm():
             if all_:
@@ -179,6 +182,10 @@ def _run_all_studies(
         folders.extend(result.runs)
         print(f"report: {result.report}")
     combined = write_report(
-        folders, root / "report.html", title="Skald balance report: standard studies", progress=not quiet
+        folders,
+        root / "report.html",
+        title="Skald balance report: standard studies",
+        progress=not quiet,
+        margin=options["margin"],
     )
     print(f"report: {combined}")
