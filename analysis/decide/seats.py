@@ -150,21 +150,8 @@ def seat_decision(
     k = y.shape[1]
     e = np.full(k, 1.0 / k) if expected is None else np.asarray(expected, dtype=float)
     effects = seat_effects(y, m, e)
-    level = alpha if level is None else level
-    tests = decide(effects, margin, family_size(k), alpha, level)
-    frame = Frame(
-        "seats",
-        _labels(labels, k),
-        tuple(float(x) for x in e),
-        margin,
-        alpha,
-        level,
-        family_size(k),
-        correction_name(k),
-        stopping,
-        next_level,
-    )
-    return build(effects, tests, frame)
+    return _decided("seats", effects, labels, tuple(float(x) for x in e), margin, alpha, level, next_level,
+                    stopping)
 
 
 def change_decision(
@@ -193,18 +180,24 @@ def change_decision(
     if yb.shape[1] != k:
         raise ValueError(f"side a has {k} positions, side b {yb.shape[1]}")
     effects = change_effects(ya, yb, ma, mb)
+    return _decided("change", effects, labels, (0.0,) * k, margin, alpha, level, next_level, stopping)
+
+
+def _decided(
+    question: str,
+    effects: Effects,
+    labels: Sequence[str] | None,
+    expected: tuple[float, ...],
+    margin: float,
+    alpha: float,
+    level: float | None,
+    next_level: float | None,
+    stopping: str,
+) -> Decision:
+    """The decision on per-position ``effects`` at ``level`` (α when None), Holm across the positions."""
+    k = len(expected)
     level = alpha if level is None else level
     tests = decide(effects, margin, family_size(k), alpha, level)
-    frame = Frame(
-        "change",
-        _labels(labels, k),
-        (0.0,) * k,
-        margin,
-        alpha,
-        level,
-        family_size(k),
-        correction_name(k),
-        stopping,
-        next_level,
-    )
+    frame = Frame(question, _labels(labels, k), expected, margin, alpha, level, family_size(k),
+                  correction_name(k), stopping, next_level)
     return build(effects, tests, frame)
