@@ -506,6 +506,17 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
     )
 
 
+def _widest_words(rows: list[dict[str, object]]) -> str:
+    """The precision section's reading: the widest seat win-rate interval and the games that halve it."""
+    widest = max((r for r in rows if r["unit"] == "percentage points"), key=lambda r: r["halfwidth"])
+    return (
+        f"The widest seat win-rate interval is ±{widest['halfwidth']:.1f} percentage points "
+        f"({widest['estimate']}, "
+        f"from {widest['games']:,} games); intervals shrink with the square root of the games, so "
+        f"{widest['to_halve']:,} games ({widest['to_halve'] - widest['games']:,} more) would halve it."
+    )
+
+
 def precision_section(runs: Runs) -> Section:
     rates = balance.seat_balance(runs)
     rated = strength.ratings(runs, ("game",))  # the strength section's table: one interval per rating
@@ -547,13 +558,7 @@ def precision_section(runs: Runs) -> Section:
             }
         )
     frame = pl.DataFrame(rows)
-    widest = max((r for r in rows if r["unit"] == "percentage points"), key=lambda r: r["halfwidth"])
-    reading = (
-        f"The widest seat win-rate interval is ±{widest['halfwidth']:.1f} percentage points "
-        f"({widest['estimate']}, "
-        f"from {widest['games']:,} games); intervals shrink with the square root of the games, so "
-        f"{widest['to_halve']:,} games ({widest['to_halve'] - widest['games']:,} more) would halve it."
-    )
+    reading = _widest_words(rows)
     wr = frame.filter(pl.col("unit") == "percentage points")
     return Section(
         "sample-size",
@@ -584,5 +589,64 @@ def precision_section(runs: Runs) -> Section:
                 ],
             )
         ],
+        findings=_precision_findings(rates, margin, rated),
         notes=["A 95% interval's half-width is proportional to 1/sqrt(games): 4x the games halve it."],
     )
+
+
+def _precision_findings(rates: pl.DataFrame, margin: pl.DataFrame, rated: pl.DataFrame) -> list[Finding]:
+    """Every row of the precision table: the estimate with its interval and games, its half-width and
+    the games that would halve it (4x the games, or the win rate's design-aware count)."""
+    sid = "sample-size"
+
+    def sized(frame: pl.DataFrame, low: str, high: str, games: str) -> pl.DataFrame:
+        # a table with no rows (one strategy has no rating) may have no columns either
+        if frame.is_empty():
+            return frame
+        halfwidth = ((pl.col(high) - pl.col(low)) / 2).alias("halfwidth")
+        return frame.with_columns(halfwidth, (4 * pl.col(games)).alias("to_halve"))
+
+    margin = sized(margin, "low", "high", "n")
+    rated = sized(rated, "rating_low", "rating_high", "games")
+    rows = [
+        (
+            rates,
+            "seat win rate",
+            ("game", "players", "variant", "mix", "seat"),
+            "win_rate",
+            "ci_low",
+            "ci_high",
+        ),
+        (margin, "winner's margin", ("game", "players", "variant"), "mean", "low", "high"),
+        (rated, "rating", ("game", "strategy"), "rating", "rating_low", "rating_high"),
+    ]
+    found = []
+    for frame, metric, groups, estimate, low, high in rows:
+        games = "n" if metric == "winner's margin" else "games"
+        unit = {"seat win rate": "share", "winner's margin": "points"}.get(metric, "rating")
+        to_halve = "games_to_halve" if metric == "seat win rate" else "to_halve"
+        found += from_frame(
+            frame,
+            section=sid,
+            metric=metric,
+            groups=groups,
+            estimate=estimate,
+            low=low,
+            high=high,
+            games=games,
+            clusters="blocks" if "blocks" in frame.columns else None,
+            unit=unit,
+        )
+        found += from_frame(
+            frame, section=sid, metric=f"{metric} half-width", groups=groups, estimate="halfwidth", unit=unit
+        )
+        found += from_frame(
+            frame,
+            section=sid,
+            metric=f"{metric} games to halve",
+            groups=groups,
+            estimate=to_halve,
+            games=games,
+            unit="count",
+        )
+    return found

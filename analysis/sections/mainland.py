@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from analysis import charts, scores
+from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
     Chart,
@@ -17,6 +20,68 @@ from analysis.sections.blocks import (
     players_words,
 )
 from analysis.sections.tables import mean_columns, stats_table
+
+#: the spread columns a score table shows beside its mean and interval
+SPREAD = ("sd", "p10", "median", "p90", "max")
+
+
+def summary_findings(
+    frame: pl.DataFrame,
+    *,
+    section: str,
+    metric: str,
+    groups: Sequence[str],
+    unit: str,
+    spread: Sequence[str] = (),
+    rows: str | None = None,
+) -> list[Finding]:
+    """The findings of a ``scores.summarize`` table as the page shows it: per row the mean with its
+    interval (on its blocks), one finding per ``spread`` column shown (``<metric> sd``, ...), and where
+    the table shows its row count ``n``, that count: as the mean's ``games`` where a row is a game
+    (``rows="games"``), as a ``<metric> seats`` count where a row is a seat in a game (``rows="seats"``)."""
+    found = from_frame(
+        frame,
+        section=section,
+        metric=metric,
+        groups=groups,
+        estimate="mean",
+        low="low",
+        high="high",
+        games="n" if rows == "games" else None,
+        clusters="blocks",
+        unit=unit,
+        game="mainland",
+    )
+    named = [(f"{metric} {stat}", stat, unit) for stat in spread]
+    if rows == "seats":
+        named.append((f"{metric} seats", "n", "count"))
+    for name, column, kind in named:
+        found += from_frame(
+            frame, section=section, metric=name, groups=groups, estimate=column, unit=kind, game="mainland"
+        )
+    return found
+
+
+def _score_findings(by_strategy: pl.DataFrame, by_seat: pl.DataFrame, margin: pl.DataFrame) -> list[Finding]:
+    sid = "mainland-scores"
+    shared = {"section": sid, "unit": "points", "spread": SPREAD}
+    return [
+        *summary_findings(
+            by_strategy, metric="final score", groups=("players", "strategy"), rows="seats", **shared
+        ),
+        *summary_findings(by_seat, metric="final score", groups=("players", "seat"), rows="seats", **shared),
+        *summary_findings(margin, metric="winner's margin", groups=("players",), rows="games", **shared),
+        *from_frame(
+            margin,
+            section=sid,
+            metric="decided by 2 points or fewer",
+            groups=("players",),
+            estimate="close",
+            games="n",
+            unit="share",
+            game="mainland",
+        ),
+    ]
 
 
 def mainland_score_section(runs: Runs) -> Section:
@@ -92,6 +157,7 @@ def mainland_score_section(runs: Runs) -> Section:
                 ["players", *stats_cols, ("decided by <= 2", col("close", pct))],
             ),
         ],
+        findings=_score_findings(by_strategy, by_seat, margin),
         notes=["Truncated games are left out. Intervals are 95% normal-approximation intervals of the mean."],
     )
 
@@ -184,6 +250,32 @@ def _points_tables(overall: pl.DataFrame, sources: pl.DataFrame, size: pl.DataFr
     ]
 
 
+def _points_findings(overall: pl.DataFrame, sources: pl.DataFrame, size: pl.DataFrame) -> list[Finding]:
+    """The shares and mean points of each source (overall and per strategy) and the Mainland sizes."""
+    sid = "mainland-points"
+    found = []
+    for frame, groups in ((overall, ("players", "source")), (sources, ("players", "strategy", "source"))):
+        found += from_frame(
+            frame,
+            section=sid,
+            metric="share of points",
+            groups=groups,
+            estimate="share",
+            unit="share",
+            game="mainland",
+        )
+        found += summary_findings(frame, section=sid, metric="points by source", groups=groups, unit="points")
+    return found + summary_findings(
+        size,
+        section=sid,
+        metric="Mainland size",
+        groups=("players", "strategy"),
+        unit="count",
+        spread=("median", "max"),
+        rows="seats",
+    )
+
+
 def mainland_points_section(runs: Runs) -> Section:
     """How big Mainlands get and where the points come from (tiles, Mainland items, minor territories)."""
     sources = scores.point_sources(runs, ("players", "strategy")).sort("players", "strategy", "source")
@@ -197,6 +289,7 @@ def mainland_points_section(runs: Runs) -> Section:
         _points_reading(overall, size),
         charts=_points_charts(sources, size),
         tables=_points_tables(overall, sources, size),
+        findings=_points_findings(overall, sources, size),
         notes=[
             "A seat's score is exactly Mainland tiles + Mainland items + minor-territory items; shares are "
             "ratios of sums over all seats of the group."
@@ -253,7 +346,29 @@ def mainland_play_section(runs: Runs) -> Section:
                 ],
             )
         ],
+        findings=_play_findings(play, overall),
     )
+
+
+def _play_findings(play: pl.DataFrame, overall: pl.DataFrame) -> list[Finding]:
+    """Per strategy each statistic's mean per seat and game, its interval and maximum (the table), and
+    per player count the passes and gatherings the reading states."""
+    sid = "mainland-play"
+    found = []
+    for (stat,), rows in play.group_by("stat", maintain_order=True):
+        found += summary_findings(
+            rows,
+            section=sid,
+            metric=f"{stat} per seat and game",
+            groups=("players", "strategy"),
+            unit="count",
+            spread=("max",),
+        )
+    for (stat,), rows in overall.group_by("stat", maintain_order=True):
+        found += summary_findings(
+            rows, section=sid, metric=f"{stat} per seat and game", groups=("players",), unit="count"
+        )
+    return found
 
 
 def mainland_sections(runs: Runs) -> list[Section]:
