@@ -342,9 +342,23 @@ def comparison(family: list[Finding]) -> tuple[str, bool]:
     ) + ".", True
 
 
+def across_groups(groups: list[list[Finding]]) -> list[list[Finding]]:
+    """``groups``' findings with Holm's adjusted p over every test of every group (one family: the
+    metrics times the groups), so that "k of N groups" is corrected across the N groups as well as
+    across each group's metrics."""
+    found = [f for family in groups for f in family]
+    adjusted = iter(holm([1.0 if f.p_value is None else f.p_value for f in found]))
+    return [
+        [replace(f, p_adjusted=next(adjusted), family=len(found), correction="Holm") for f in family]
+        for family in groups
+    ]
+
+
 def comparisons(groups: list[list[Finding]]) -> tuple[str, bool]:
     """One comparison made in several groups (player counts, mixes), metric by metric: in how many
-    groups the difference survives each group's correction, with the range of those differences."""
+    groups the difference survives Holm's correction over every metric of every group, with the range
+    of those differences."""
+    groups = across_groups(groups)
     metrics: dict[str, list[Finding]] = {}
     for family in groups:
         for f in family:
@@ -365,11 +379,7 @@ def comparisons(groups: list[list[Finding]]) -> tuple[str, bool]:
         high = max(survive, key=lambda f: f.estimate or 0)
         spread = f"from {amount_only(low)} to {amount_only(high)}"
         clauses.append(f"{name} in {len(survive)} of {len(found)} groups ({spread})")
-    corrected = (
-        f"each group {first.correction}-corrected over its {first.family} metrics"
-        if (first.family or 1) > 1
-        else "one test per group"
-    )
+    corrected = f"Holm-corrected over all {first.family} tests of the {len(groups)} groups"
     if not clauses:
         return f"no difference survives the correction in any of {len(groups)} groups ({corrected}).", False
     return "differences beyond chance: " + "; ".join(clauses) + f" ({corrected}).", True
