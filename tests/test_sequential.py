@@ -4,8 +4,6 @@ the full calibration)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -19,14 +17,8 @@ from analysis.sequential import (
     plan_looks,
     spent,
 )
+from tests.test_decide import ALPHA, tolerance
 from tools import calibrate_decisions as cal
-
-ALPHA = 0.05
-
-
-def tolerance(reps: int, rate: float = ALPHA) -> float:
-    """Three binomial standard errors of a rate estimated from ``reps`` replicates."""
-    return 3 * math.sqrt(rate * (1 - rate) / reps)
 
 
 def test_the_plan_doubles_up_to_the_budget() -> None:
