@@ -42,7 +42,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from analysis import inference, stats
+from analysis import inference, sequential, stats
 from analysis.decide import SEAT_MARGIN, seat_decision
 from analysis.runs import Runs, errored_column, open_runs
 from sim.errors import SkaldError
@@ -240,12 +240,15 @@ def _decision_fields(keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positio
     """The group decided at the margin (``seat_decision``): the outcome, the margin, the decisive
     position with its win share and that statistic's interval and p (the simultaneous interval and Holm's
     p for "unfair", else the widest (1 − 2α) interval and the intersection-union p), whether an unfair
-    interval lies beyond the margin, the half-width and, undecided, the games that would decide it.
+    interval lies beyond the margin, the half-width and, undecided, the games that would decide it (a run
+    that played until decided: at its stopping look, ``analysis.sequential.stop_for``, its test naming it).
     None throughout where there is no decision (fewer than two positions, or not one per player)."""
     players = int(keyd.get("players") or len(positions))
     if len(positions) < 2 or len(positions) != players or not (m > 0).any():
         return dict.fromkeys(DECISION_COLUMNS)
-    decision = seat_decision(y, seat_margin(), labels=[str(p) for p in positions], games=m)
+    stop = sequential.stop_for(keyd, len(y))  # a run that played until decided: its stopping look's level
+    decide = seat_decision if stop is None else stop.decide
+    decision = decide(y, seat_margin(), labels=[str(p) for p in positions], games=m)
     found = decision.to_finding()
     even = decision.expected[decision.decisive]
 
@@ -261,7 +264,7 @@ def _decision_fields(keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positio
         "decisive_high": share(found["high"]),
         "decision_expected": even,
         "decision_p": found["p_value"],
-        "decision_test": decision.test,
+        "decision_test": f"{decision.test}; {decision.stopping}" if decision.stopping else decision.test,
         "decision_correction": found["correction"],
         "decision_family": found["family"],
         "beyond_margin": decision.beyond_margin,
@@ -383,9 +386,11 @@ def compare_variants(
 
     * ``balance_gap`` (largest pairwise seat win-rate gap): ``base_estimate``/``estimate`` are the plain
       gaps, ``base_corrected``/``corrected`` the bias-corrected ones, ``diff`` their difference with a
-      jackknife t interval (``inference.gap_difference``, ``interval``); the test (``p_value``, also
-      ``homogeneity_p``) is the homogeneity test of the seats' share of the wins across the two, by
-      relabelling whole blocks (``inference.homogeneity_test``): a changed pattern can keep the same gap.
+      jackknife t interval (``inference.gap_difference``, ``interval``) and ``p_value`` the same t's;
+      ``homogeneity_p`` (``homogeneity_test``) is the homogeneity test of the seats' share of the wins
+      across the two, by relabelling whole blocks (``inference.homogeneity_test``): a changed pattern
+      can keep the same gap.  Whether seat fairness changes by more than the margin is
+      ``analysis.fairness_change.fairness_changes``' question.
     * ``game_length`` (``rounds`` when the records have it, else decisions), Cohen's d, and
       ``truncated_rate``, Cohen's h: ``_design_comparison`` (paired t on block differences, else a
       cluster-robust difference).
@@ -393,12 +398,65 @@ def compare_variants(
     ``p_adjusted`` is Holm's over the metrics of one comparison (``family`` tests, ``correction``): the p
     value for a verdict about "a metric that changed".
     """
-    seats = _decided_seats(runs, position).collect()
     lengths, unit = game_lengths(runs)
-    games = inference.design_games(runs).collect().join(lengths, on=["run", "game_id"], how="left")
-    seats = seats.join(games.select("run", "game_id", "game_seed"), on=["run", "game_id"], how="left")
     length = "length"
     rows = []
+    for keyd, base, value, (base_games, other_games), (base_seats, other_seats) in _pairs(
+        runs, key, baseline, by, position, lengths
+    ):
+        common = {"key": key, "base": str(base), "value": str(value), **keyd}
+        family = [{**common, **_gap_row(base_seats, other_seats, position)}]
+        comp = stats.two_means(base_games[length].to_numpy(), other_games[length].to_numpy())
+        family.append(
+            {
+                **common,
+                "metric": f"game_length ({unit})",
+                "base_estimate": float(base_games[length].mean()),
+                "estimate": float(other_games[length].mean()),
+                **_design_comparison(base_games, other_games, length, comp),
+            }
+        )
+        comp = stats.two_proportions(
+            float(base_games["truncated"].sum()),
+            base_games.height,
+            float(other_games["truncated"].sum()),
+            other_games.height,
+        )
+        family.append(
+            {
+                **common,
+                "metric": "truncated_rate",
+                "base_estimate": float(base_games["truncated"].mean()),
+                "estimate": float(other_games["truncated"].mean()),
+                **_design_comparison(base_games, other_games, "truncated", comp),
+            }
+        )
+        rows += with_adjusted(family)
+    return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+
+
+#: (the baseline's frame, the compared value's)
+_Sides = tuple[pl.DataFrame, pl.DataFrame]
+
+
+def _pairs(
+    runs: Runs,
+    key: str,
+    baseline: str | None,
+    by: Sequence[str],
+    position: str,
+    lengths: pl.DataFrame | None = None,
+) -> Iterator[tuple[dict[str, Any], Any, Any, _Sides, _Sides]]:
+    """The comparisons ``compare_variants`` and ``analysis.fairness_change.fairness_changes`` make: within
+    each ``by`` group holding two or more values of ``key``, each value against the group's baseline
+    (``_baseline``), skipping a baseline or a value none of whose games finished: (the group's keys, the
+    baseline, the value, (the baseline's games, the value's games) with their design columns and ``lengths``
+    joined where given, (the baseline's decided seats, the value's) with ``block`` and ``game_seed``)."""
+    seats = _decided_seats(runs, position).collect()
+    games = inference.design_games(runs).collect()
+    if lengths is not None:
+        games = games.join(lengths, on=["run", "game_id"], how="left")
+    seats = seats.join(games.select("run", "game_id", "game_seed"), on=["run", "game_id"], how="left")
     for gkey, gframe in games.group_by(list(by), maintain_order=True):
         keyd = dict(zip(by, gkey, strict=True))
         values = sorted(gframe[key].unique().to_list(), key=str)
@@ -415,36 +473,8 @@ def compare_variants(
         for value in values:
             if value == base or value not in done:
                 continue
-            other_games = gframe.filter(pl.col(key) == value)
-            common = {"key": key, "base": str(base), "value": str(value), **keyd}
-            family = [{**common, **_gap_row(base_seats, sframe.filter(pl.col(key) == value), position)}]
-            comp = stats.two_means(base_games[length].to_numpy(), other_games[length].to_numpy())
-            family.append(
-                {
-                    **common,
-                    "metric": f"game_length ({unit})",
-                    "base_estimate": float(base_games[length].mean()),
-                    "estimate": float(other_games[length].mean()),
-                    **_design_comparison(base_games, other_games, length, comp),
-                }
-            )
-            comp = stats.two_proportions(
-                float(base_games["truncated"].sum()),
-                base_games.height,
-                float(other_games["truncated"].sum()),
-                other_games.height,
-            )
-            family.append(
-                {
-                    **common,
-                    "metric": "truncated_rate",
-                    "base_estimate": float(base_games["truncated"].mean()),
-                    "estimate": float(other_games["truncated"].mean()),
-                    **_design_comparison(base_games, other_games, "truncated", comp),
-                }
-            )
-            rows += with_adjusted(family)
-    return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+            other = (gframe.filter(pl.col(key) == value), sframe.filter(pl.col(key) == value))
+            yield keyd, base, value, (base_games, other[0]), (base_seats, other[1])
 
 
 def _baseline(values: list[Any], baseline: str | None) -> Any:
@@ -607,6 +637,7 @@ def _gap_row(base: pl.DataFrame, other: pl.DataFrame, position: str) -> dict:
                 "paired": paired,
                 "p_value": nan,
                 "homogeneity_p": nan,
+                "homogeneity_test": "seat positions differ",
                 "test": "seat positions differ",
             }
         )
@@ -634,9 +665,10 @@ def _gap_row(base: pl.DataFrame, other: pl.DataFrame, position: str) -> dict:
         "interval": gap.test,
         "effect": float(gap.estimate) / se if se > 0 else nan,
         "effect_name": "diff / SE",
-        "p_value": float(test.p_value),
-        "test": test.test,
+        "p_value": float(gap.p_value),
+        "test": gap.test,
         "homogeneity_p": float(test.p_value),
+        "homogeneity_test": test.test,
         "blocks": int(gap.clusters),
         "paired": paired,
     }

@@ -32,7 +32,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import balance, inference, stats
+from analysis import balance, fairness_change, inference, stats
 from analysis.runs import Run, Runs
 from analysis.scores import summarize
 from sim.errors import SkaldError
@@ -485,7 +485,9 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
       test, each by the design (``_compare_adjustments``): seat win-rate gap (bias-corrected, with the
       seats' homogeneity test), game length (Cohen's d), hero vote share (Cohen's d), truncated games
       (Cohen's h) and each goal's share among winners (Cohen's h); ``p_adjusted`` is Holm's over the
-      comparison's metrics (``family``, ``correction``).
+      comparison's metrics (``family``, ``correction``);
+    * ``changes``: for the same comparisons, whether the positions' fairness changes by more than the
+      margin, with each side's fairness (``fairness_change.fairness_changes``).
     """
     g = populations(runs)
     keys = list(POPULATION_KEYS)
@@ -533,6 +535,9 @@ def three_player(runs: Runs) -> dict[str, pl.DataFrame]:
         goals = goal_rates(g, "population", by=("players", "adjusted", "mix"), winners_only=True)
         out["goals"] = population_order(goals.rename({"seats": "winners"}))
     out["compare"] = _compare_adjustments(g, shares, position, unit)
+    out["changes"] = fairness_change.fairness_changes(
+        g, key="adjusted", baseline="off", by=("game", "players", "mix"), position=position
+    )
     return out
 
 

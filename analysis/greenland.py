@@ -23,6 +23,14 @@ Wilson interval, means the block-total t interval (``scores.summarize``), the pa
 comparison t on the blocks' differences; the tribe tests take each game's seated tribes as given
 (``inference.category_wins``).  The within-strategy conversion split (an association) keeps Wilson and
 Newcombe intervals on seat-games.
+
+The tribes are also decided against the report's margin δ (``analysis.balance.seat_margin``), as the
+seats are (``tribe_decision``, ``analysis.decide.seat_decision``; docs/decisions.md): fair within δ where
+every tribe's share of the wins is shown within δ of its even share, unfair where one is shown to differ,
+else undecided with the games that would decide it.  A tribe's even share is what its seats give under
+equal chances: 1/players of each game it is seated in, over all the games' wins (a quarter for each of
+four tribes, whatever the player count, when the deals seat every tribe equally often).  The decision
+takes each block's seated tribes as given, as the tests do (``tribe_blocks``).
 """
 
 from __future__ import annotations
@@ -31,9 +39,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from analysis import inference, stats
+from analysis.balance import DECISION_COLUMNS, seat_margin
+from analysis.decide import Decision, seat_decision
 from analysis.runs import Run, Runs
 from analysis.scores import summarize
 from sim.errors import SkaldError
@@ -210,7 +221,8 @@ def tribe_tests(runs: Runs) -> pl.DataFrame:
     (``win_chi2_p``), given who sits in each game (``inference.category_wins``: each tribe is seated at
     most once a game, so its survivors, or its winner, fall on a random set of the game's seats under
     equal chances; Rao-Scott corrected where rotation blocks replay a deal)?  nan where every tribe
-    always or never survives.  ``games`` and ``blocks`` count what the tests stand on."""
+    always or never survives.  ``games`` and ``blocks`` count what the tests stand on.  Each run is also
+    decided against the report's margin (``tribe_decision_fields``: ``balance.DECISION_COLUMNS``)."""
     frame = seats(runs)
     rates = outcomes(runs, "tribe")
     rows = []
@@ -226,9 +238,96 @@ def tribe_tests(runs: Runs) -> pl.DataFrame:
                 "tribes": part.height,
                 "surv_chi2_p": p_surv,
                 "win_chi2_p": p_win,
+                **tribe_decision_fields(chosen),
             }
         )
-    return pl.DataFrame(rows)
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def tribe_blocks(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """One group's decided seats (``seats`` rows) as block matrices: ``wins[b, i]`` tribe i's summed win
+    shares in block b (ties split), ``even[b, i]`` its wins there under equal chances (each game's wins
+    fall on its seats alike: the game's wins / players for each seat the tribe holds), ``total[b]`` the
+    block's wins (its decided games, one win each), and the tribes seated at least once, in the game's
+    order.  Each row of ``even`` sums to ``total``."""
+    names = tribe_names()
+    present = set(frame["tribe"].to_list())
+    tribes = [t for t in names if t in present] + sorted(present - set(names))
+    game = ["run", "game_id"]
+    per_seat = frame.with_columns((pl.col("win_share").sum().over(game) / pl.col("players")).alias("_even"))
+    cells = per_seat.group_by("block", "tribe").agg(
+        pl.col("win_share").sum().alias("_wins"), pl.col("_even").sum()
+    )
+    blocks = sorted(set(frame["block"].to_list()))
+    row = {b: i for i, b in enumerate(blocks)}
+    col = {t: i for i, t in enumerate(tribes)}
+    wins = np.zeros((len(blocks), len(tribes)))
+    even = np.zeros_like(wins)
+    r = np.array([row[b] for b in cells["block"]], dtype=int)
+    c = np.array([col[t] for t in cells["tribe"]], dtype=int)
+    wins[r, c] = cells["_wins"].to_numpy()
+    even[r, c] = cells["_even"].to_numpy()
+    return wins, even, even.sum(axis=1), tribes
+
+
+def tribe_decision(frame: pl.DataFrame, margin: float | None = None) -> Decision | None:
+    """Is every tribe's share of the wins within ``margin`` (default: the report's,
+    ``balance.seat_margin``) of its even share?  ``seat_decision`` on one group's ``tribe_blocks``, each
+    tribe's ``expected`` share its even wins over all the wins (not 1/k: a tribe seated in fewer games
+    has less to win).
+
+    The rows decided are each block's wins minus its even wins plus the tribe's overall even share of
+    the block's wins (the same estimates and sums), so the standard errors take each block's seated
+    tribes as given, as the tests of ``tribe_tests`` do: with fewer seats than tribes a tribe sits out
+    some deals, and counting those zeros as chance would ask for about twice the games at 2 players.
+    None without two tribes or a decided game."""
+    wins, even, total, tribes = tribe_blocks(frame)
+    if len(tribes) < 2 or not (total > 0).any():
+        return None
+    expected = even.sum(axis=0) / total.sum()
+    seated = wins - even + total[:, None] * expected
+    margin = seat_margin() if margin is None else margin
+    return seat_decision(seated, margin, labels=tribes, games=total, expected=expected)
+
+
+#: how ``tribe_decision`` tests, in words (the seat decision's test, given the seated tribes)
+TRIBE_DECISION_TEST = (
+    "score test on each tribe's share of the wins at n_eff = n/DEFF, t on B-1 df (Wilson interval), "
+    "given each block's seated tribes"
+)
+
+
+def tribe_decision_fields(frame: pl.DataFrame) -> dict[str, Any]:
+    """``balance.DECISION_COLUMNS`` of one group's ``tribe_decision``: the outcome and the margin, the
+    decisive tribe with its share of the wins and the interval and p of the statistic the decision rests
+    on (the simultaneous interval and Holm's p for "unfair", else the widest (1 − 2α) interval and the
+    intersection-union p), its even share, whether an unfair interval lies beyond the margin, the
+    half-width and, undecided, the games that would decide it.  None throughout without a decision."""
+    decision = tribe_decision(frame)
+    if decision is None:
+        return dict.fromkeys(DECISION_COLUMNS)
+    found = decision.to_finding()
+    even = decision.expected[decision.decisive]
+
+    def share(x: float | None) -> float | None:
+        return None if x is None else even + x
+
+    return {
+        "decision": decision.decision,
+        "margin": decision.margin,
+        "decisive": found["position"],
+        "decisive_rate": share(found["estimate"]),
+        "decisive_low": share(found["low"]),
+        "decisive_high": share(found["high"]),
+        "decision_expected": even,
+        "decision_p": found["p_value"],
+        "decision_test": TRIBE_DECISION_TEST,
+        "decision_correction": found["correction"],
+        "decision_family": found["family"],
+        "beyond_margin": decision.beyond_margin,
+        "half_width": found["half_width"],
+        "games_needed": decision.games_needed,
+    }
 
 
 def thule_verdict(pooled: pl.DataFrame) -> dict[str, Any]:

@@ -44,11 +44,12 @@ from typing import Any
 import jinja2
 import polars as pl
 
-from analysis import verdicts
+from analysis import decision_words, sequential, verdicts
 from analysis.balance import seat_margin, with_margin
 from analysis.findings import Finding, document, dumps, write_findings
 from analysis.runs import RESULT_FILES, Runs, find_results, open_runs
-from analysis.sections import general, ladder, stronger, unfinished
+from analysis.sections import general, ladder, spreads, stronger, unfinished
+from analysis.sections import sequential as sequential_section
 from analysis.sections.blocks import Section
 from analysis.sections.illustration import watch, write_pages
 from analysis.study import variant_labels
@@ -123,9 +124,10 @@ GLOSSARY = (
         "shows less than 1 in a finite sample; the tables give what a fair game would show at that size.",
     ),
     (
-        "Smallest detectable gap",
-        "The gap between the best and worst position that the test finds 80% of the time at this sample "
-        "size; smaller gaps may exist without showing.",
+        "Margin",
+        "The smallest gap in win share a designer would act on (5 points unless --margin sets another). A "
+        "verdict is fair within the margin, unfair, or undecided; an undecided one gives its half-width (how "
+        "well the shares are known) and about how many more games would decide it if the estimates held.",
     ),
     (
         "Bradley-Terry rating",
@@ -164,8 +166,9 @@ def game_steps(runs: Runs, game: str) -> list[Step]:
     """One game's sections in reading order as steps, each computed on that game's runs alone: the runs
     none of whose games finished, named (they are left out of every other section), then, on the runs
     with finished games, its seat balance (unless its plug-in's own sections cover seats), its plug-in's
-    sections, the seat verdict under stronger play and the skill ladder (where the records hold them),
-    strategy strength, score curves and the rule variants its own sections do not compare."""
+    sections, how long each question played (runs of a study that played until decided), the seat
+    verdict under stronger play and the skill ladder (where the records hold them), strategy strength,
+    score curves and the rule variants its own sections do not compare."""
     own = runs.only(game=game)
     live, dead = own.finished(), own.unfinished()
     steps: list[Step] = []
@@ -181,10 +184,13 @@ def game_steps(runs: Runs, game: str) -> list[Step]:
     build = declared.load_sections() if declared is not None else None
     if build is not None:
         steps.append(("its own sections", lambda: list(build(live))))
+    if sequential.sequences(own):  # a study that played until decided: where each run stopped
+        steps.append(("looks", lambda: _present(sequential_section.section(own, sid=f"{game}-sequential"))))
     return steps + [
         ("stronger play", lambda: stronger.stronger_sections(live, sid=f"{game}-stronger-play")),
         ("skill ladder", lambda: ladder.ladder_sections(live, sid=f"{game}-skill-ladder")),
         ("strategy strength", lambda: [general.strength_section(live, sid=f"{game}-strength")]),
+        ("score spreads", lambda: _present(spreads.spread_section(live, sid=f"{game}-score-spreads"))),
         ("score curves", lambda: [general.curves_section(live, sid=f"{game}-curves")]),
         ("rule variants", lambda: _present(general.variants_section(own, sid=f"{game}-variants"))),
     ]
@@ -463,6 +469,7 @@ def render(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
     )
     template = env.get_template("report.html.j2")
+    found = verdicts.verdicts(findings, [s for p in parts for s in p.sections], variant_labels(runs))
     run_versions = {}
     for r in runs:
         for k, v in (r.manifest.get("versions") or {}).items():
@@ -479,10 +486,9 @@ def render(
         study=study,
         glossary=GLOSSARY,
         top_rows=TOP_ROWS,
-        margin=verdicts.points(seat_margin() if margin is None else margin),
-        verdicts=verdicts.by_game(
-            verdicts.verdicts(findings, [s for p in parts for s in p.sections], variant_labels(runs))
-        ),
+        margin=decision_words.points(seat_margin() if margin is None else margin),
+        verdicts=verdicts.by_game(found),
+        page_rule=verdicts.page_rule(found),
     )
 
 
@@ -533,7 +539,7 @@ def write_report(
         runs = open_runs(paths, required=compare or not results)
         if compare:
             check_comparable(runs)
-        with pl.Config(engine_affinity="in-memory"):
+        with pl.Config(engine_affinity="in-memory"), sequential.reading_stops(runs):  # runs played in looks
             planned = ([plan_comparison(runs)] if compare else []) + plan_parts(runs, results)
             parts = compute_parts(planned, show, extra=2)  # and reading the records, writing the page
         show("writing the page")
@@ -566,6 +572,7 @@ def _write_files(
         else f"Skald balance report: {games}"
     )
     doc = findings_document(runs, sections, title, results, seat_margin())
+    doc["page_rule"] = verdicts.page_rule(verdicts.verdicts(read_back(doc), sections, variant_labels(runs)))
     write_findings(findings_path(out), doc)
     text = render(runs, parts, title, study, read_back(doc), seat_margin())
     _write_atomic(out, text.encode("utf-8"))

@@ -22,14 +22,25 @@ decision's p values are on α's scale (p · α / α_j): "p < α" still reads as 
 stay valid after the stop, so a page-level rule (``analysis.decide.page``) may combine them.
 
 ``look`` and ``look_change`` are pure: the study calls them after each batch with the blocks so far and
-stops at the first decided look; ``first_decision`` plays a whole plan on a full matrix (tests and
-calibration).  The calibration is ``tools/calibrate_decisions.py``.
+stops at the first decided look (``analysis.sequential_study``); ``first_decision`` plays a whole plan on
+a full matrix (tests and calibration).  The calibration is ``tools/calibrate_decisions.py``.
+
+A study that played until decided leaves ``sequence.json`` beside its run folders (``SEQUENCE_FILE``):
+each run's plan, the look it stopped at and each question's decision at each look.  The report reads it
+(``reading_stops``, set by ``analysis.report.write_report``) and decides the seat and start-position
+questions of such a run at its stopping look (``stop_for``, ``Stop.decide``), not at full α.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats as sps
@@ -38,6 +49,9 @@ from analysis.decide import core
 from analysis.decide.core import ALPHA, SEAT_MARGIN, Decision
 from analysis.decide.seats import change_decision, seat_decision
 from analysis.estimates import Array
+
+if TYPE_CHECKING:
+    from analysis.runs import Run, Runs
 
 SPENDING = ("obrien-fleming", "pocock", "bonferroni")
 DEFAULT_SPENDING = "obrien-fleming"
@@ -174,3 +188,126 @@ def first_decision(
         if decision.decision != core.UNDECIDED:
             break
     return decision, j
+
+
+# --------------------------------------------------------------------------- the report's stops
+
+#: the file a study that plays until decided writes beside its run folders (``analysis.sequential_study``)
+SEQUENCE_FILE = "sequence.json"
+#: the report's groups a stop is known for: one run's games, players, rule variant and strategy mix
+GROUP_KEYS = ("game", "players", "variant", "mix")
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where one run of a study that played until decided stopped: its plan (blocks at each look), the
+    index of the look it stopped at, the spending and α."""
+
+    plan: tuple[int, ...]
+    look: int
+    spending: str = DEFAULT_SPENDING
+    alpha: float = ALPHA
+
+    @property
+    def blocks(self) -> int:
+        """The blocks the run holds at its stop."""
+        return self.plan[self.look]
+
+    def decide(
+        self, wins_by_block: Array, margin: float, *, labels: Sequence[str], games: Array | None = None
+    ) -> Decision:
+        """The seat (or start-position) decision at the stopping look (``look``)."""
+        return look(
+            wins_by_block, margin, self.look, self.plan, self.alpha, self.spending, labels=labels, games=games
+        )
+
+
+_STOPS: ContextVar[Mapping[tuple[Any, ...], Stop] | None] = ContextVar("sequential_stops", default=None)
+
+
+def sequences(runs: Runs) -> dict[str, dict[str, Any]]:
+    """Each run's entry in the ``sequence.json`` beside its folder, by run label, with the study's α and
+    margin: only a run that stopped and whose records are those it stopped with (the manifest's ``run``
+    identity the entry names)."""
+    found: dict[str, dict[str, Any]] = {}
+    docs: dict[Path, dict[str, Any]] = {}
+    for run in runs:
+        where = run.path.parent / SEQUENCE_FILE
+        if where not in docs:
+            docs[where] = _read_sequence(where)
+        entry = docs[where].get("runs", {}).get(run.path.name)
+        if _stopped_with(entry, run):
+            study = docs[where]
+            found[run.label] = {**entry, "alpha": study.get("alpha", ALPHA), "margin": study.get("margin")}
+    return found
+
+
+def _read_sequence(path: Path) -> dict[str, Any]:
+    """A ``sequence.json`` as a JSON object (empty where there is none, or it cannot be read)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) and isinstance(doc.get("runs"), dict) else {}
+
+
+def _stopped_with(entry: Any, run: Run) -> bool:
+    """Whether a sequence entry stopped, with a plan, on the records ``run`` holds."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("stopped_at"), int)
+        and isinstance(entry.get("plan"), list)
+        and 1 <= entry["stopped_at"] <= len(entry["plan"])
+        and isinstance(entry.get("looks"), list)
+        and len(entry["looks"]) >= entry["stopped_at"]
+        and entry.get("run") == run.manifest.get("run")
+        and entry.get("spending") in SPENDING
+    )
+
+
+def group_key(run: Run) -> tuple[Any, ...]:
+    """The report's group (``GROUP_KEYS``) of a run's games: its mix is its strategies sorted, joined by
+    " + " (as ``analysis.runs.Runs`` names it)."""
+    mix = " + ".join(sorted(str(s) for s in run.config.get("strategies", [])))
+    return (run.game, run.players, run.variant, mix)
+
+
+def run_stops(runs: Runs) -> dict[tuple[Any, ...], Stop]:
+    """The stops of the report's groups that are one run which played until decided (a group of several
+    runs is decided as a fixed sample)."""
+    entries = sequences(runs)
+    by_group: dict[tuple[Any, ...], list[Run]] = {}
+    for run in runs:
+        by_group.setdefault(group_key(run), []).append(run)
+    stops = {}
+    for key, members in by_group.items():
+        entry = entries.get(members[0].label) if len(members) == 1 else None
+        if entry is not None:
+            stops[key] = Stop(
+                tuple(int(n) for n in entry["plan"]),
+                entry["stopped_at"] - 1,
+                entry["spending"],
+                float(entry["alpha"]),
+            )
+    return stops
+
+
+@contextmanager
+def reading_stops(runs: Runs) -> Iterator[Mapping[tuple[Any, ...], Stop]]:
+    """Within: the seat decisions of ``runs``' groups that played until decided are made at their stops
+    (``stop_for``)."""
+    token = _STOPS.set(run_stops(runs))
+    try:
+        yield _STOPS.get() or {}
+    finally:
+        _STOPS.reset(token)
+
+
+def stop_for(groups: Mapping[str, Any], blocks: int) -> Stop | None:
+    """The stop of the group ``groups`` (exactly ``GROUP_KEYS``) whose decided games fill ``blocks`` blocks,
+    where ``reading_stops`` knows one and the blocks are no more than the run held at its stop; else None."""
+    stops = _STOPS.get()
+    if not stops or set(groups) != set(GROUP_KEYS):
+        return None
+    stop = stops.get(tuple(groups[k] for k in GROUP_KEYS))
+    return stop if stop is not None and blocks <= stop.blocks else None

@@ -1,19 +1,22 @@
-"""Verdicts under stronger play: each game's seat (or start-position) verdict from its
-scripted mirror match set beside the same test with a search strategy in every seat.
+"""Verdicts under stronger play: does each game's seat (or start-position) effect change when a search
+strategy plays every seat instead of the scripted one?
 
 A *mirror* run plays one strategy spec in every seat; it is a *search* mirror where that strategy
-declares that it searches (``Strategy.searches``), else a *scripted* one.  Both are tested the same way
-(``analysis.balance.balance_tests``: the design-aware test of equal chances on the blocks, Holm-corrected
-over its own family: the scripted groups, or the search groups), and ``compare`` says whether the
-scripted verdict holds:
+declares that it searches (``Strategy.searches``), else a *scripted* one.  Each search mirror group
+(game, players, variant, mix) is set beside each scripted mirror group of the same game, players and
+variant, and the change is decided against the report's margin δ (``analysis.balance.seat_margin``) by
+``analysis.decide.change_decision`` on the two sides' block matrices (each block's summed win shares per
+position and its decided games, built as ``analysis.balance.balance_tests`` builds them; docs/decisions.md):
 
-* HOLDS: both find a seat effect favouring the same position; or neither does and the search sample
-  could detect gaps as small as the scripted one could (its smallest detectable gap is no larger).
-* CHANGES: a seat effect appears (only the search test finds one), goes (only the scripted test finds
-  one, and the search sample could detect a gap the size the scripted match showed), or moves to
-  another position.
-* CANNOT BE TOLD: the search test finds nothing, and its sample could not detect the gap that matters
-  (the scripted gap where there is one, else gaps as small as the scripted sample could detect).
+* HOLDS within δ: every position's change in win share (search minus scripted, each a deviation from its
+  even share) has its (1 − 2α) interval inside ±δ: equivalence on the changes, intersection-union over
+  the positions;
+* CHANGES: a change is shown (Holm over the positions rejects "no change"), with whether its
+  simultaneous interval lies beyond δ;
+* UNDECIDED: neither; the widest half-width and about how many more games would decide it.
+
+Which position tops either side plays no part: two positions truly tied swap places at random.  Each
+side's own seat test and seat decision (``balance_tests``) are kept beside the change.
 """
 
 from __future__ import annotations
@@ -22,60 +25,63 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from analysis import balance
+from analysis import decide as decisions
+from analysis.decide import Decision, change_decision
 from analysis.runs import Run, Runs
 
-HOLDS, CHANGES, UNTOLD = "HOLDS", "CHANGES", "CANNOT BE TOLD"
-OUTCOMES = (HOLDS, CHANGES, UNTOLD)
+HOLDS, CHANGES, UNDECIDED = "HOLDS", "CHANGES", "UNDECIDED"
+OUTCOMES = (HOLDS, CHANGES, UNDECIDED)
+#: the outcome of each ``change_decision`` result
+OUTCOME_OF = {decisions.HOLDS: HOLDS, decisions.CHANGES: CHANGES, decisions.UNDECIDED: UNDECIDED}
 START_POSITION = "start_position"
+#: the columns ``change_fields`` adds to a pair of ``comparison``
+CHANGE_COLUMNS = (
+    "outcome",
+    "decision",
+    "margin",
+    "decisive",
+    "estimate",
+    "low",
+    "high",
+    "p_value",
+    "test",
+    "correction",
+    "family",
+    "games",
+    "blocks",
+    "beyond_margin",
+    "half_width",
+    "games_needed",
+    "why",
+)
 
 
 @dataclass(frozen=True)
-class Side:
-    """One side of a comparison: whether its test rejects (on the adjusted p), the observed largest gap
-    between two positions' win rates, the smallest gap it detects with 80% power, its best position."""
+class Blocks:
+    """One side's block matrix: ``wins[b, i]`` position i's summed win shares in block b (ties split),
+    ``games[b]`` the block's decided games, ``positions`` the positions in column order."""
 
-    significant: bool
-    gap: float
-    detectable: float
-    best: str
-
-
-def compare(scripted: Side, search: Side) -> tuple[str, str]:
-    """The outcome (``HOLDS``, ``CHANGES`` or ``CANNOT BE TOLD``) and why, in a few words."""
-    detect = search.detectable if math.isfinite(search.detectable) else math.inf
-    if scripted.significant and search.significant:
-        if scripted.best == search.best:
-            return HOLDS, f"both favour position {search.best}"
-        return CHANGES, f"the favoured position moves from {scripted.best} to {search.best}"
-    if search.significant:
-        return CHANGES, "a seat effect appears under stronger play"
-    if scripted.significant:
-        if detect <= scripted.gap:
-            return CHANGES, (
-                f"the seat effect goes: the search sample would detect the scripted "
-                f"{_points(scripted.gap)}-point gap but finds none"
-            )
-        return UNTOLD, f"the search sample {_reach(detect)}, the scripted gap is {_points(scripted.gap)}"
-    if detect <= scripted.detectable:
-        return HOLDS, f"neither finds a seat effect; gaps above {_points(detect)} points would show"
-    return UNTOLD, (
-        f"neither finds a seat effect, but the search sample {_reach(detect)} (the scripted one: gaps above "
-        f"{_points(scripted.detectable)})"
-    )
+    wins: np.ndarray
+    games: np.ndarray
+    positions: tuple[str, ...]
 
 
-def _points(gap: float) -> str:
-    return "100" if not math.isfinite(gap) or gap >= 1 else f"{math.ceil(100 * gap - 1e-9):.0f}"
+@dataclass(frozen=True)
+class Comparison:
+    """``comparison``'s frames: ``pairs`` (one row per search group beside a scripted group: both
+    sides' ``balance_tests`` columns, ``s_`` scripted and ``x_`` search, and the change decided:
+    ``CHANGE_COLUMNS``), ``changes`` (per pair and position: both sides' win shares and the change with
+    its intervals and p values), ``rates`` (``balance.seat_balance`` of both sides, with ``side``) and
+    the ``position`` column the verdict is about."""
 
-
-def _reach(detect: float) -> str:
-    """What a sample with this smallest detectable gap can see, in words."""
-    if not math.isfinite(detect) or detect >= 1:
-        return "could not detect even a 100-point gap"
-    return f"detects only gaps above {_points(detect)} points"
+    pairs: pl.DataFrame
+    changes: pl.DataFrame
+    rates: pl.DataFrame
+    position: str
 
 
 def mirror_spec(run: Run) -> str | None:
@@ -109,37 +115,142 @@ def position_of(runs: Runs) -> str:
     return START_POSITION if runs.has_column("seats", START_POSITION) else "seat"
 
 
-def side(row: dict[str, Any]) -> Side:
-    """A ``balance.balance_tests`` row as one side of a comparison."""
-    return Side(
-        bool(row["p_adjusted"] < 0.05), float(row["max_gap"]), float(row["detectable_gap"]), str(row["best"])
+def side_blocks(runs: Runs, position: str = "seat") -> dict[tuple[Any, ...], Blocks]:
+    """Each group's (``balance.GROUP``: game, players, variant, mix) block matrix of decided games, as
+    ``balance.balance_tests`` builds it (truncated and errored games left out, ties split)."""
+    design = balance._decided_seats(runs, position).collect()
+    out = {}
+    for key, frame in design.group_by(list(balance.GROUP), maintain_order=True):
+        if frame.height:
+            wins, games, positions = balance._block_matrix(frame, position)
+            out[tuple(key)] = Blocks(wins, games, tuple(str(p) for p in positions))
+    return out
+
+
+def change_of(scripted: Blocks, search: Blocks, margin: float | None = None) -> Decision | None:
+    """The change of the seat effect from the scripted side to the search side, decided at ``margin``
+    (default: the report's, ``balance.seat_margin``) by ``change_decision``; None where the two sides do
+    not hold the same two or more positions, or either has no decided game."""
+    if scripted.positions != search.positions or len(scripted.positions) < 2:
+        return None
+    if not (scripted.games > 0).any() or not (search.games > 0).any():
+        return None
+    return change_decision(
+        scripted.wins,
+        search.wins,
+        balance.seat_margin() if margin is None else margin,
+        labels=scripted.positions,
+        games_a=scripted.games,
+        games_b=search.games,
     )
 
 
-def comparison(runs: Runs) -> tuple[pl.DataFrame, pl.DataFrame, str]:
-    """(pairs, rates, position) for one game's runs: each search mirror group (players, variant, mix)
-    beside every scripted mirror group at its players and variant, with both tests (``s_`` the scripted
-    side's columns, ``x_`` the search side's) and the ``outcome`` and ``why`` of ``compare``; and the
-    positions' win rates of both (``balance.seat_balance``, with ``side``).  Empty frames where the runs
-    lack a search or a scripted mirror."""
+def outcome_of(decision: Decision | None) -> str:
+    """``HOLDS``, ``CHANGES`` or ``UNDECIDED`` (also where nothing could be decided)."""
+    return UNDECIDED if decision is None else OUTCOME_OF[decision.decision]
+
+
+def _points(x: float | None, sign: bool = False) -> str:
+    """A share in percentage points, one decimal (``+1.2``; ``-`` for none); never ``-0.0``."""
+    if x is None or not math.isfinite(x):
+        return "-"
+    value = round(100 * x, 1) + 0.0  # -0.0 + 0.0 is 0.0
+    return f"{value:+.1f}" if sign else f"{value:.1f}"
+
+
+def why(decision: Decision | None, label: str = "position") -> str:
+    """The outcome's reason in a few words, on the statistic the decision rests on."""
+    if decision is None:
+        return f"the two sides do not hold the same {label}s with decided games"
+    m = f"{100 * decision.margin:.4g}"
+    if decision.decision == decisions.HOLDS:
+        return f"every {label}'s change in win share is within ±{m} points"
+    name = f"{label} {decision.labels[decision.decisive]}"
+    if decision.decision == decisions.CHANGES:
+        beyond = {True: "beyond", False: "inside", None: "not shown beyond"}[decision.beyond_margin]
+        return f"{name}'s share moves {_points(decision.estimate, sign=True)} points, {beyond} the margin"
+    more = (
+        f"about {decision.games_needed:,} more games would decide it"
+        if decision.games_needed is not None
+        else "the estimates do not say how many more games would decide it"
+    )
+    return f"changes known to ±{_points(decision.half_width)} points; {more}"
+
+
+def change_fields(decision: Decision | None, label: str = "position") -> dict[str, Any]:
+    """The change decided (``CHANGE_COLUMNS``): the outcome, the decision and its margin, the decisive
+    position with its change and the interval and p of the statistic the decision rests on (the
+    simultaneous interval and Holm's p for CHANGES, else the widest (1 − 2α) interval and the
+    intersection-union p), the test and correction, both sides' games and blocks together, whether a
+    change shown lies beyond the margin, the half-width, the games that would decide an undecided one
+    and ``why`` in words."""
+    if decision is None:
+        return dict.fromkeys(CHANGE_COLUMNS) | {"outcome": UNDECIDED, "why": why(None, label)}
+    found = decision.to_finding()
+    return {
+        "outcome": outcome_of(decision),
+        "decision": decision.decision,
+        "margin": decision.margin,
+        "decisive": found["position"],
+        "estimate": found["estimate"],
+        "low": found["low"],
+        "high": found["high"],
+        "p_value": found["p_value"],
+        "test": decision.test,
+        "correction": found["correction"],
+        "family": found["family"],
+        "games": found["games"],
+        "blocks": decision.blocks,
+        "beyond_margin": decision.beyond_margin,
+        "half_width": found["half_width"],
+        "games_needed": decision.games_needed,
+        "why": why(decision, label),
+    }
+
+
+def change_rows(decision: Decision, scripted: Blocks, search: Blocks) -> list[dict[str, Any]]:
+    """One row per position: both sides' win shares (summed shares over decided games) and the change
+    with its (1 − 2α) interval and TOST p (``eq_low``, ``eq_high``, ``p_equivalence``) and its
+    simultaneous interval and Holm p (``low``, ``high``, ``p_adjusted``)."""
+    shares = [side.wins.sum(axis=0) / side.games.sum() for side in (scripted, search)]
+    return [
+        {**row, "scripted_share": float(shares[0][i]), "search_share": float(shares[1][i])}
+        for i, row in enumerate(decision.rows())
+    ]
+
+
+def comparison(runs: Runs) -> Comparison:
+    """One game's comparison: each search mirror group beside every scripted mirror group at its players
+    and variant, with both sides' ``balance.balance_tests`` rows (``s_`` the scripted side's columns,
+    ``x_`` the search side's) and the change decided at the report's margin (``change_fields``); each
+    position's change (``change_rows``); and the positions' win rates of both sides
+    (``balance.seat_balance``, with ``side``).  Empty frames where the runs lack a search or a scripted
+    mirror."""
     scripted, search = mirrors(runs)
     if not len(scripted) or not len(search):
-        return pl.DataFrame(), pl.DataFrame(), "seat"
+        return Comparison(pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), "seat")
     position = position_of(Runs([*scripted, *search]))
+    label = position.replace("_", " ")
     tests = {
         "s": balance.balance_tests(scripted, position=position),
         "x": balance.balance_tests(search, position=position),
     }
-    rows = []
+    blocks = {"s": side_blocks(scripted, position), "x": side_blocks(search, position)}
+    keys = ("game", "players", "variant")
+    rows, changes = [], []
     for x in tests["x"].iter_rows(named=True):
         for s in tests["s"].iter_rows(named=True):
-            if (s["game"], s["players"], s["variant"]) != (x["game"], x["players"], x["variant"]):
+            if tuple(s[k] for k in keys) != tuple(x[k] for k in keys):
                 continue
-            outcome, why = compare(side(s), side(x))
-            row = {k: x[k] for k in ("game", "players", "variant")}
+            sides = [blocks[p].get(tuple(r[k] for k in balance.GROUP)) for p, r in (("s", s), ("x", x))]
+            decision = None if None in sides else change_of(sides[0], sides[1])
+            row = {k: x[k] for k in keys}
             row.update({f"s_{k}": v for k, v in s.items() if k not in row})
             row.update({f"x_{k}": v for k, v in x.items() if k not in row})
-            rows.append({**row, "outcome": outcome, "why": why})
+            rows.append({**row, **change_fields(decision, label)})
+            if decision is not None and sides[0] is not None and sides[1] is not None:
+                pair = {**{k: x[k] for k in keys}, "scripted": s["mix"], "search": x["mix"]}
+                changes += [{**pair, **r} for r in change_rows(decision, sides[0], sides[1])]
     rates = pl.concat(
         [
             balance.seat_balance(scripted, position=position).with_columns(pl.lit("scripted").alias("side")),
@@ -147,4 +258,9 @@ def comparison(runs: Runs) -> tuple[pl.DataFrame, pl.DataFrame, str]:
         ],
         how="diagonal_relaxed",
     )
-    return pl.DataFrame(rows), rates, position
+    return Comparison(
+        pl.DataFrame(rows, infer_schema_length=None),
+        pl.DataFrame(changes, infer_schema_length=None),
+        rates,
+        position,
+    )

@@ -15,6 +15,8 @@ rule variant::
     jobs = -1                       # worker processes (--jobs overrides it)
     all = true                      # whether `skald study --all` plays it (false: long studies)
     margin = 5                      # the seat verdicts' margin in points of win share (--margin overrides it)
+    until_decided = false           # play each rotate/exhaustive run in looks until its questions are decided
+    # budget = 3200, looks = 4, spending = "obrien-fleming"   # (analysis.sequential_study; --until-decided)
 
     [[runs]]
     game = "mainland"
@@ -41,13 +43,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analysis import sequential_study
 from sim import outputs
 from sim.errors import SkaldError
 
 if TYPE_CHECKING:
     from analysis.runs import Runs
 
-STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all", "margin"}
+STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all", "margin",
+              *sequential_study.KEYS}
 #: the studies of no one game (``skald study skill-ladder``), beside those the plug-ins bring
 CORE_STUDIES = ("analysis.studies:skill-ladder.toml", "analysis.studies:stronger-play.toml")
 RUN_KEYS = {
@@ -102,6 +106,8 @@ class Study:
     in_all: bool = True
     #: the margin its seat verdicts are decided at, a share (``margin = 5`` in points); None: the default
     margin: float | None = None
+    #: whether (and how) it plays until decided (``analysis.sequential_study``)
+    sequential: sequential_study.Options = field(default_factory=sequential_study.Options)
 
     @property
     def games_needed(self) -> list[str]:
@@ -298,6 +304,7 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Study:
         base=base or Path.cwd(),
         in_all=_bool(head.get("all", True), "study.all", source),
         margin=_margin(head.get("margin"), source),
+        sequential=sequential_study.parse_options(head, lambda message: _fail(source, message)),
     )
     runs = doc.get("runs")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
@@ -509,6 +516,9 @@ def run_study(
     on_run: Callable[[PlannedRun, int, int], None] | None = None,
     on_skip: Callable[[str], None] | None = None,
     margin: float | None = None,
+    until_decided: bool = False,
+    budget: int | None = None,
+    looks: int | None = None,
 ) -> StudyResult:
     """Run every simulation of ``study`` into ``out`` (default ``results/<name>``) and write
     ``report.html``.
@@ -519,10 +529,15 @@ def run_study(
     (``skald run --resume``) and the rest are played; after an interrupted ``overwrite`` only the runs
     it had replayed count as finished.  Ctrl-C raises ``StudyInterrupted``; ``on_skip`` also receives
     the runs' own notes (a run kept, a run resumed).  ``margin`` (a share) overrides the study's own for
-    the report's seat verdicts.
+    the report's seat verdicts; ``until_decided``, ``budget`` (games) and ``looks`` the study's own way of
+    playing until decided (``analysis.sequential_study``).
     """
-    attempt, skipped = _begin(study, games, jobs, out, progress, overwrite, resume, on_skip)
-    attempt.margin = margin if margin is not None else study.margin
+    options = sequential_study.override(study.sequential, until_decided, budget, looks)
+    margin = margin if margin is not None else study.margin
+    sequence = options if options.until_decided else None
+    attempt, skipped = _begin(study, games, jobs, out, progress, overwrite, resume, on_skip,
+                              (sequence, margin))
+    attempt.margin, attempt.sequential = margin, sequence
     planned = attempt.planned
     index = 0
     try:
@@ -560,6 +575,7 @@ class _Attempt:
     progress: bool
     paths: list[Path] = field(default_factory=list)
     margin: float | None = None
+    sequential: sequential_study.Options | None = None
 
 
 def _begin(
@@ -571,9 +587,11 @@ def _begin(
     overwrite: bool,
     resume: bool,
     on_skip: Callable[[str], None] | None,
+    sequence: tuple[sequential_study.Options | None, float | None] = (None, None),
 ) -> tuple[_Attempt, list[str]]:
     """Check the study and its folder, plan its runs, start (or, under ``resume``, read) the folder's
-    log and write ``study.toml``: the attempt and the notes of the runs skipped."""
+    log and write ``study.toml`` (and, playing until decided, start ``sequence.json``: ``sequence`` is
+    its options and margin): the attempt and the notes of the runs skipped."""
     from sim.backends import check_jobs
 
     reason = study.missing()
@@ -586,6 +604,7 @@ def _begin(
         raise SkaldError(f"study {study.name!r} has no run its games can play: {'; '.join(skipped)}")
     folder = Path(out) if out is not None else Path("results") / study.name
     check_folder(folder, overwrite, resume, [p.name for p in planned])
+    sequential_study.check(planned, sequence[0], folder, sequence[1], resume)
     replaying, finished = _progress(folder) if resume else (overwrite, set())
     if resume and replaying:  # the earlier study's runs it has not replayed yet are replaced
         outputs.check_runs(folder, [p.name for p in planned if p.name not in finished])
@@ -596,6 +615,8 @@ def _begin(
     if not resume:
         _log(folder, {"study": study.name, "overwrite": overwrite}, start=True)
     (folder / "study.toml").write_text(study.text, encoding="utf-8")
+    if sequence[0] is not None:
+        sequential_study.start(folder, study.name, sequence[0], sequence[1], resume)
     attempt = _Attempt(
         study, folder, planned, jobs, overwrite, resume, replaying, finished, on_skip, progress
     )
@@ -604,12 +625,16 @@ def _begin(
 
 def _play(attempt: _Attempt, planned_run: PlannedRun) -> None:
     """Finish one planned run: keep (or resume) the earlier attempt's, copy the same run played by an
-    earlier study of this process, or play it."""
+    earlier study of this process, or play it (in looks, playing until decided)."""
     from sim.resume import partial_path
     from sim.runner import RunConfig, run
 
     folder, on_skip = attempt.folder, attempt.on_skip
     target = folder / planned_run.name
+    looks = sequential_study.schedule(planned_run, attempt.sequential)
+    if looks is not None:  # played in looks until decided: never copied, as its games depend on its records
+        sequential_study.play(attempt, planned_run, looks)
+        return _finished(folder, planned_run, None, target, attempt.paths)
     key = _run_key(planned_run)
     source = _FINISHED.get(key) if key else None
     earlier = target.exists() or partial_path(target).exists()

@@ -46,7 +46,8 @@ def _jackknife_var(values: Array) -> Array:
 @dataclass(frozen=True)
 class GapDifference:
     """Two variants' largest seat win-rate gaps: the plain gaps (``base``, ``value``), the bias-corrected
-    ones (``base_corrected``, ``corrected``) and their difference with its 95% interval."""
+    ones (``base_corrected``, ``corrected``) and their difference with its 95% interval and the two-sided
+    p of the same jackknife t (``p_value``: the interval's dual, so the two are printed together)."""
 
     base: Array
     value: Array
@@ -59,6 +60,7 @@ class GapDifference:
     df: Array
     clusters: Array
     test: str
+    p_value: Array
 
 
 def gap_difference(
@@ -103,7 +105,18 @@ def gap_difference(
             test = "block bootstrap, bias-corrected; jackknife t (Satterthwaite df)"
     result = t_result(cb - ca, np.sqrt(var), df, clusters, test)
     return GapDifference(
-        ga, gb, ca, cb, result.estimate, result.se, result.low, result.high, df, clusters, test
+        ga,
+        gb,
+        ca,
+        cb,
+        result.estimate,
+        result.se,
+        result.low,
+        result.high,
+        df,
+        clusters,
+        test,
+        result.p_value,
     )
 
 

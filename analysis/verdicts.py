@@ -9,9 +9,11 @@ A verdict is made from findings by their kind, never from a section's own wordin
   rates (``<position> win rate``): which position differs beyond chance, or that none does;
 - a family of comparisons (unit ``difference`` with an adjusted p): which differences survive the
   correction, or that none does;
-- a seat verdict under stronger play (metric ``verdict under stronger play``, its outcome in ``test``)
-  with its two sides' tests (``scripted seat test``, ``search seat test``): HOLDS, CHANGES or CANNOT BE
-  TOLD, with both p-values and the gap the search sample could detect;
+- a seat verdict under stronger play (metric ``verdict under stronger play``, decided on the change of
+  every position's win share between scripted and search play: ``analysis.sections.stronger``'s
+  ``stronger_words``): holds within the margin, changes, or undecided with the games that would decide it;
+- score spreads (``analysis.sections.spreads.spread_verdicts``): the winner's margin and the share of
+  close games, and rule variants' spreads decided against the game's margin in points;
 - a skill ladder (``skill pays at the largest budget`` and ``skill trend per doubling``): whether the
   larger budget still wins more than its share at the largest budget tried, and the trend;
 - a tune (``confirmed objective: <words>``, the winner's ``test`` ``winner``): the winner's confirmed
@@ -27,9 +29,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from analysis.decide.core import ALPHA, CHANGES, FAIR, HOLDS, UNFAIR
+from analysis.decide.page import PAGE_METHOD, PageCorrection, page_correction
+from analysis.decision_words import (
+    change_words,
+    changed_words,
+    decision_brief,
+    fairness_words,
+    many_decisions,
+    points,
+    span,
+    unfair_words,
+)
 from analysis.findings import Finding
 from analysis.inference import adjust
-from analysis.sections.blocks import gap_points
+from analysis.sections.stronger import stronger_words
 
 EQUAL_CHANCES = " equal chances"
 FAIRNESS = " fairness"
@@ -49,6 +63,10 @@ class Verdict:
     href: str
     significant: bool
     kind: str = "equal chances"
+    #: the p value of each decision the verdict rests on, for the page rule (``with_page_rule``): a
+    #: difference claimed (unfair, changed, a metric that differs) with its own p, 1.0 for a decision
+    #: that claims none; empty for a verdict outside the page's family (tunes, screens, ladders)
+    claims: tuple[float, ...] = ()
 
 
 def game_title(game: str) -> str:
@@ -75,12 +93,6 @@ def group_words(groups: dict[str, Any], skip: Sequence[str] = ()) -> str:
 
 def share(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.0f}%"
-
-
-def span(f: Finding, scale: float = 100.0, digits: int = 0) -> str:
-    if f.low is None or f.high is None:
-        return ""
-    return f" [{scale * f.low:.{digits}f}, {scale * f.high:.{digits}f}]"
 
 
 def p_words(f: Finding, family: bool = True) -> str:
@@ -116,68 +128,6 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
     )
 
 
-def points(margin: float | None) -> str:
-    """A margin in percentage points: ``5``, ``2.5``."""
-    return "-" if margin is None else f"{100 * margin:.4g}"
-
-
-def even(x: float | None) -> str:
-    """An even share: ``25%``, ``33.3%``."""
-    return "-" if x is None else f"{100 * x:.1f}".removesuffix(".0") + "%"
-
-
-def p_is(p: float | None) -> str:
-    return "= -" if p is None else "< 0.001" if p < 0.001 else f"= {p:.3f}"
-
-
-def games_words(f: Finding) -> str:
-    """``800 games in 200 blocks``."""
-    games = f"{f.games or 0:,} games"
-    return games + (f" in {f.clusters:,} blocks" if f.clusters and f.clusters != f.games else "")
-
-
-def beyond_margin(f: Finding) -> bool:
-    """Whether a fairness finding's interval lies wholly beyond the margin on either side of even."""
-    if f.low is None or f.high is None or f.expected is None or f.margin is None:
-        return False
-    return f.low - f.expected > f.margin or f.high - f.expected < -f.margin
-
-
-def fairness_words(f: Finding, label: str) -> str:
-    """A ``<label> fairness`` decision in words: fair within the margin (the widest position's
-    (1 − 2α) interval with the intersection-union p), unfair (the decisive position's simultaneous
-    interval with Holm's p, and whether it lies beyond the margin), or undecided (the half-width and
-    about how many more games would decide it)."""
-    m = points(f.margin)
-    who = f"{label} {f.position}"
-    wins = f"{100 * (f.estimate or 0):.1f}%{span(f, 100, 1)}"
-    if f.decision == "fair":
-        return (
-            f"fair within {m} points: every {label} wins within {m} points of an even {even(f.expected)} "
-            f"(widest: {who} wins {wins}; intersection-union p {p_is(f.p_value)}; {games_words(f)})"
-        )
-    if f.decision == "unfair":
-        many = (f.family or 1) > 1
-        test = f"Holm p {p_is(f.p_value)} over {f.family} {label}s" if many else f"p {p_is(f.p_value)}"
-        where = (
-            f"beyond the {m}-point margin" if beyond_margin(f) else f"not shown beyond the {m}-point margin"
-        )
-        return (
-            f"unfair: {who} wins {wins} against an even {even(f.expected)} ({test}; {games_words(f)}), "
-            f"{where}"
-        )
-    known = "-" if f.half_width is None else f"{100 * f.half_width:.1f}"
-    more = (
-        f"about {f.games_needed:,} more games would decide it if the estimates held"
-        if f.games_needed is not None
-        else "the estimates do not say how many more games would decide it"
-    )
-    return (
-        f"undecided at a {m}-point margin: {label} shares are known to ±{known} points; {more} "
-        f"(least settled: {who} wins {wins}; {games_words(f)})"
-    )
-
-
 def fairness_of(test: Finding, findings: Sequence[Finding]) -> Finding | None:
     """The decision against the margin of an equal-chances test's group (same section, game, groups)."""
     metric = test.metric[: -len(EQUAL_CHANCES)] + FAIRNESS
@@ -199,7 +149,11 @@ def fairness_family(decided: list[Finding], label: str) -> str:
     """Several groups' decisions of one question: one clause per group, in the page's order."""
     if len(decided) == 1:
         return fairness_words(decided[0], label) + "."
-    return "; ".join(f"{group_words(f.groups)}: {fairness_words(f, label)}" for f in decided) + "."
+    m = points(decided[0].margin)
+    items = [(group_words(f.groups), f) for f in decided]
+    words = (UNFAIR, FAIR, f"fair within {m} points")
+    summed = many_decisions(items, lambda f: unfair_words(f, label), words, what=f"{label} shares")
+    return f"at a {m}-point margin, {summed}."
 
 
 def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], section_known: bool) -> Verdict:
@@ -215,6 +169,7 @@ def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], se
         chosen = [d for d in decided if d is not None]
         text = fairness_family(chosen, label)
         significant = any(d.decision == "unfair" for d in chosen)
+        claims = tuple(claim(d, "unfair") for d in chosen)
     else:
         parts = {id(t): positions_of(t, findings) for t in family}
         text = (
@@ -223,7 +178,14 @@ def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], se
             else equal_chances_family(family, parts)
         )
         significant = any(t.significant for t in family)
-    return Verdict(first.game, heading, text[:1].upper() + text[1:], href, significant)
+        claims = tuple(1.0 if t.p_adjusted is None else t.p_adjusted for t in corrected_family(family)[0])
+    return Verdict(first.game, heading, text[:1].upper() + text[1:], href, significant, claims=claims)
+
+
+def claim(f: Finding, shown: str) -> float:
+    """A decision's p value for the page rule: its own where it shows a difference (``shown``: the
+    decision's word for one), else 1.0 (it claims none, and counts in the page's family)."""
+    return f.p_value if f.decision == shown and f.p_value is not None else 1.0
 
 
 def positions_of(test: Finding, findings: Sequence[Finding]) -> list[Finding]:
@@ -314,6 +276,67 @@ def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]])
     return "; ".join(clauses) + f" ({corrected}){rest}."
 
 
+FAIRNESS_CHANGE = " fairness change"
+
+
+def fairness_lead(
+    findings: Sequence[Finding], game: str, section: str, groups: list[tuple]
+) -> tuple[str, bool, tuple[float, ...]]:
+    """The lead of a rule-variant comparison's verdict: per compared group, each side's seat (start
+    position, ...) fairness and the change between the two, decided against the margin
+    (``<position> fairness change`` and its sides' ``<position> fairness``); (the words, whether a change
+    is shown, the change decisions' p values for the page rule).  Empty where the comparison has none."""
+    clauses, changed, claims, label = [], False, [], "seat"
+    several: list[tuple[str, Finding]] = []
+    for items in groups:
+        where = dict(items)
+        change = next(
+            (
+                f
+                for f in findings
+                if f.game == game
+                and f.section == section
+                and f.metric.endswith(FAIRNESS_CHANGE)
+                and f.decision is not None
+                and f.groups == where
+            ),
+            None,
+        )
+        if change is None:
+            continue
+        label = change.metric[: -len(FAIRNESS_CHANGE)]
+        sides = {
+            str(f.groups.get("side")): f
+            for f in findings
+            if f.game == game
+            and f.section == section
+            and f.metric == label + FAIRNESS
+            and f.decision is not None
+            and {k: v for k, v in f.groups.items() if k != "side"} == where
+        }
+        side_words = [
+            f"{name}: {decision_brief(sides[name], label)}"
+            for name in (str(where.get("value")), str(where.get("base")))
+            if name in sides
+        ]
+        several.append((group_words(where, ("base", "value")), change))
+        clauses.append("; ".join([*side_words, f"the change: {change_words(change, label)}"]))
+        changed = changed or change.decision == CHANGES
+        claims.append(claim(change, CHANGES))
+    if not clauses:
+        return "", False, ()
+    if len(several) > 1:  # each group's sides are in the section: the changes, summed up
+        m = points(several[0][1].margin)
+        summed = many_decisions(
+            several,
+            lambda f: changed_words(f, label),
+            (CHANGES, HOLDS, f"the same within {m} points"),
+            what="changes",
+        )
+        return f"The change in {label} fairness at a {m}-point margin: {summed}.", changed, tuple(claims)
+    return f"{label.capitalize()} fairness: " + ". ".join(clauses) + ".", changed, tuple(claims)
+
+
 def amount(f: Finding) -> str:
     """A difference with its interval in its unit: ``+3.2 pp [-1.0, 7.5]`` for shares (percentage
     points), ``-2.55 [-2.91, -2.19] rounds`` otherwise."""
@@ -400,7 +423,7 @@ def relabel(findings: Sequence[Finding], labels: dict[tuple[str, str], str]) -> 
     out = []
     for f in findings:
         groups = {
-            k: labels.get((f.game, str(v)), v) if k in ("variant", "base", "value") else v
+            k: labels.get((f.game, str(v)), v) if k in ("variant", "base", "value", "side") else v
             for k, v in f.groups.items()
         }
         out.append(replace(f, groups=groups))
@@ -424,15 +447,30 @@ def verdicts(
             families.setdefault(key, {}).setdefault(tuple(f.groups.items()), []).append(f)
     for (game, section, base, value), groups in families.items():
         href = f"#{section}" if section in known else ""
+        lead, changed, change_claims = fairness_lead(findings, game, section, list(groups))
         if len(groups) == 1:
             ((items, family),) = groups.items()
             where = group_words(dict(items), skip=("base", "value"))
             heading = f"{value} against {base} ({where})"
             text, flagged = comparison(family)
+            claims = (min((f.p_adjusted or 1.0) for f in family),)
         else:
             heading = f"{value} against {base}"
             text, flagged = comparisons(list(groups.values()))
-        out.append(Verdict(game, heading, text[:1].upper() + text[1:], href, flagged, "comparison"))
+            every = across_groups(list(groups.values()))
+            claims = (min((f.p_adjusted or 1.0) for family in every for f in family),)
+        if lead:
+            text = f"{lead} Other measures: {text}"
+        verdict = Verdict(
+            game,
+            heading,
+            text[:1].upper() + text[1:],
+            href,
+            flagged or changed,
+            "comparison",
+            change_claims + claims,
+        )
+        out.append(verdict)
     tests: dict[tuple[str, str, str, Any], list[Finding]] = {}
     for test in findings:
         if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
@@ -441,51 +479,52 @@ def verdicts(
     for (_, section, _), family in tests.items():
         out.append(equal_chances_verdict(family, findings, section in known))
     out += search_verdicts(findings, known)
+    from analysis.sections.spreads import spread_verdicts  # local: spreads imports this module
+
+    out += spread_verdicts(findings, known)
     out += result_verdicts(findings, known)
     out += unfinished_verdicts(findings, known)
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
     lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
-    return sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
+    out = sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
+    return with_page_rule(out)[0]
+
+
+def with_page_rule(found: Sequence[Verdict]) -> tuple[list[Verdict], PageCorrection | None]:
+    """The verdicts with the page-level rule applied, and the rule (None where no verdict makes a
+    decision): Holm's correction across every decision the page's verdicts rest on (their ``claims``);
+    a verdict stays bold only where a difference it claims survives it.  Verdicts outside the family
+    (tunes, screens, skill ladders, runs with no finished game) keep their own flag."""
+    p_values = [p for v in found for p in v.claims]
+    if not p_values:
+        return list(found), None
+    rule = page_correction(p_values, ALPHA, PAGE_METHOD)
+    survives = iter(rule.survives)
+    out = []
+    for v in found:
+        kept = [next(survives) for _ in v.claims]
+        out.append(replace(v, significant=v.significant and any(kept)) if v.claims else v)
+    return out, rule
+
+
+def page_rule(found: Sequence[Verdict]) -> dict[str, Any] | None:
+    """The page-level rule as plain data (``report.json``'s ``page_rule``): the method, the number of
+    decisions in its family, α, and how many differences survive; None where no verdict decides."""
+    p_values = [p for v in found for p in v.claims]
+    if not p_values:
+        return None
+    rule = page_correction(p_values, ALPHA, PAGE_METHOD)
+    return {
+        "method": rule.method,
+        "family": rule.family,
+        "alpha": rule.alpha,
+        "survive": sum(rule.survives),
+        "rule": f"{rule.method} over the {rule.family} decisions of the page's verdicts",
+    }
 
 
 STRONGER = "verdict under stronger play"
 LADDER = "skill pays at the largest budget"
-
-
-def stronger_play(verdict: Finding, findings: Sequence[Finding]) -> str:
-    """One ``verdict under stronger play`` finding in words, with its two sides' tests."""
-    g = verdict.groups
-
-    def test(metric: str, mix: Any) -> Finding | None:
-        return next(
-            (
-                f
-                for f in findings
-                if f.section == verdict.section
-                and f.metric == metric
-                and f.groups.get("mix") == mix
-                and f.groups.get("players") == g.get("players")
-                and f.groups.get("variant") == g.get("variant")
-            ),
-            None,
-        )
-
-    scripted = test("scripted seat test", g.get("scripted"))
-    search = test("search seat test", g.get("search"))
-    sides = []
-    for name, f in (("scripted", scripted), ("under search", search)):
-        if f is not None:
-            sides.append(f"{name} {p_words(f)} ({f.games or 0:,} games, largest gap {share(f.estimate)})")
-    gap = verdict.detectable
-    power = (
-        ""
-        if gap is None
-        else "; not even a 100-point gap would reliably show under search at this size"
-        if gap >= 1
-        else f"; under search gaps below {gap_points(gap)} points would not reliably show at this size"
-    )
-    who = group_words({"players": g.get("players"), "variant": g.get("variant"), "mix": g.get("search")})
-    return f"{verdict.test} ({who}): " + "; ".join(sides) + power + "."
 
 
 def ladder_words(top: Finding, trend: Finding | None) -> str:
@@ -510,9 +549,12 @@ def search_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
     for f in findings:
         href = f"#{f.section}" if f.section in known else ""
         if f.metric == STRONGER and f.test:
-            text = stronger_play(f, findings)
-            changed = f.test != "HOLDS"
-            out.append(Verdict(f.game, "seats under stronger play", text, href, changed, "stronger play"))
+            text = stronger_words(f, findings)
+            changed = f.decision == CHANGES
+            claims = (claim(f, CHANGES),) if f.decision is not None else ()
+            out.append(
+                Verdict(f.game, "seats under stronger play", text, href, changed, "stronger play", claims)
+            )
         elif f.metric == LADDER:
             where = {k: v for k, v in f.groups.items() if k != "budget"}
             trend = next(

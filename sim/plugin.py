@@ -67,6 +67,11 @@ class GamePlugin:
     describe: str | None = None
     spaces: str | None = None  # the RL encoding module (sim.rl.codec), "module" path
     search: str = ""  # the game's defaults for a search strategy's parameters ("key=value:key=value")
+    #: score spreads (``analysis.sections.spreads``): a game whose winner leads by at most ``close_within``
+    #: points is close, and ``spread_margin`` is the change in the mean winner's margin, in points, that a
+    #: comparison of rule variants decides against; about a twentieth of a typical winning score
+    close_within: float = 2.0
+    spread_margin: float = 2.0
 
     def load_game(self) -> Any:
         """The game's rules object (``sim.game.Game``)."""

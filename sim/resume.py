@@ -13,6 +13,12 @@ A chunk counts as finished when ``chunks.jsonl`` lists it and its three parts ar
 files with the run's columns and the listed number of rows; anything else is played again.  A
 line is written with one ``write`` to a file opened for appending, so a kill leaves at most one
 torn last line, which is ignored.  A killed process holds no lock (the kernel drops it).
+
+A finished run also grows (``grow``): every game's seed and seats follow from the root seed and the game's
+index, so a run of n games is the first n games of a longer run of the same configuration.  Growing it
+starts ``OUT.partial`` of the longer run with the finished run's whole chunks (their parts restamped with
+the longer run's identity, their summaries read back from the parts and logged), then resumes it: only the
+new chunks are played, and the new manifest and folder are committed as any run's.
 """
 
 from __future__ import annotations
@@ -20,12 +26,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.errors import SkaldError
-from sim.tables import TABLES, PartError, check_part, is_temporary, part_name
+from sim.tables import TABLES, PartError, check_part, is_temporary, part_name, write_part
+
+if TYPE_CHECKING:
+    from sim.plan import Prepared, RunConfig, RunPlan
+    from sim.summary import ChunkSummary, RunSummary
 
 try:  # POSIX; elsewhere runs go without a lock
     import fcntl
@@ -285,3 +296,175 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, default=str)
+
+
+# --------------------------------------------------------------------------- growing a finished run
+
+
+def stored_identity(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The identity (``Prepared.identity``) of the finished run a manifest describes."""
+    config = manifest.get("config", {})
+    return {
+        "game": config.get("game"),
+        "players": config.get("players"),
+        "games": config.get("games"),
+        "strategies": config.get("strategies"),
+        "seats": config.get("seats"),
+        "seed": config.get("seed"),
+        "rules": config.get("rules"),
+        "rules_hash": config.get("rules_hash"),
+        "max_decisions": config.get("max_decisions"),
+        "chunk_size": config.get("chunk_size"),
+        "on_error": config.get("on_error", "stop"),
+        "skald": manifest.get("versions", {}).get("skald"),
+    }
+
+
+def finished_manifest(out: Path) -> dict[str, Any] | None:
+    """``OUT/manifest.json`` as a JSON object, or None where there is none to read."""
+    try:
+        doc = json.loads((out / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("config"), dict) else None
+
+
+def grow(
+    config: RunConfig,
+    on_chunk: Callable[[ChunkSummary], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> RunSummary:
+    """Bring the run in ``config.out`` to ``config.games`` games without playing again what it holds.
+
+    ``config.out`` may hold the finished run of this configuration with fewer games (the same chunk size:
+    ``config.chunk_size``, or the finished run's): its whole chunks are kept, restamped with the longer
+    run's identity (module docstring), and only the new chunks are played; the same number of games: it
+    is left as it is; nothing yet: the run is played.  An interrupted growth (``OUT.partial``) is resumed.
+    Records, manifest totals and folder are then those of a fresh run of ``config.games`` games with the
+    same seed, at any ``jobs``; only the search telemetry of the kept chunks is the finished run's totals,
+    carried over as one chunk's.  Any other configuration in ``OUT`` is a one-line ``SkaldError``."""
+    from sim.plan import check_out, prepare
+    from sim.runner import run
+
+    if config.out is None:
+        raise SkaldError("growing a run needs its folder (out)")
+    out = Path(config.out)
+    old = finished_manifest(out)
+    held_size = int(old["config"].get("chunk_size") or 0) if old is not None else 0
+    config = replace(config, chunk_size=config.chunk_size or held_size or None)
+    if old is None or partial_path(out).exists():  # not played yet, or an interrupted growth
+        return run(replace(config, resume=partial_path(out).exists(), overwrite=old is not None), on_chunk,
+                   on_note)
+    prep = prepare(config)
+    held = _growable(prep, old, out)
+    if held == prep.games:
+        return run(replace(config, resume=True), on_chunk)
+    check_out(out, True)  # a folder holding a user's file beside the run is refused before any work
+    _seed(prep, out, old, held)
+    return run(replace(config, resume=True, overwrite=True), on_chunk)
+
+
+def _growable(prep: Prepared, old: dict[str, Any], out: Path) -> int:
+    """The games of the finished run in ``out`` (``old``: its manifest), checked to be ``prep``'s run with
+    no more games than it: a one-line ``SkaldError`` naming the first setting that differs otherwise."""
+    stored, wanted = stored_identity(old), prep.identity()
+    for key in sorted(set(stored) | set(wanted)):
+        if key != "games" and stored.get(key) != wanted.get(key):
+            raise SkaldError(
+                f"cannot grow {str(out)!r}: it holds a run with {key}={_show(stored.get(key))},"
+                f" not {_show(wanted.get(key))}"
+            )
+    held = int(stored["games"])
+    if held > prep.games:
+        raise SkaldError(f"cannot grow {str(out)!r} to {prep.games:,} games: it holds {held:,} already")
+    return held
+
+
+def _seed(prep: Prepared, out: Path, old: dict[str, Any], held: int) -> None:
+    """Start the grown run's ``OUT.partial`` with the whole chunks of the finished run in ``out`` (``held``
+    games): their parts restamped (``restamp``) and their summaries (``part_summary``) logged."""
+    workspace = Workspace(partial_path(out))
+    workspace.create(prep.identity())
+    kept = held // prep.chunk_size
+    try:
+        for chunk in range(kept):
+            for table in TABLES:
+                name = part_name(chunk)
+                restamp(out / table / name, workspace.path / table / name, table, prep.plan)
+            summary = part_summary(workspace.path, chunk, prep.plan)
+            if chunk == 0 and kept * prep.chunk_size == held:
+                summary.search = carried_search(old, prep.plan)
+            workspace.log(summary.to_json())
+    except KeyboardInterrupt:
+        workspace.release()  # the chunks logged are kept for the resumed growth
+        raise
+    except Exception as exc:
+        workspace.remove()
+        if isinstance(exc, SkaldError):
+            raise
+        raise PartError(f"cannot grow {str(out)!r}: a part of it cannot be read back ({exc})") from None
+    workspace.release()
+
+
+def restamp(source: Path, target: Path, table: str, plan: RunPlan) -> None:
+    """Write the part ``source`` of ``table`` to ``target`` as a part of ``plan``'s run: its ``run`` column
+    and metadata replaced, every other column as it is, in the table's schema (the bytes ``plan``'s run
+    writes for the same games)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.tables import expected_schema
+
+    key = plan.part_key
+    schema = expected_schema(table, plan.action_fields, plan.part_fields).with_metadata(key.metadata(table))
+    data = pq.read_table(source).select(schema.names)
+    columns = [*key.columns(data.num_rows)[:1], *data.columns[1:]]
+    write_part(pa.Table.from_arrays(columns, names=schema.names).cast(schema), target)
+
+
+def part_summary(folder: Path, chunk: int, plan: RunPlan) -> ChunkSummary:
+    """Chunk ``chunk``'s summary read back from its parts in ``folder``: what ``sim.runner.simulate_chunk``
+    counted while it played them (games, decisions, truncated and errored games, turns, win shares by
+    strategy index and seat, the block tally), in the same order, so the same numbers; its search
+    telemetry and seconds are not in the records (empty and 0)."""
+    import pyarrow.parquet as pq
+
+    from sim.summary import BlockTally, ChunkSummary
+
+    name, n = part_name(chunk), plan.players
+    wanted = ["game_id", "base_game", "decisions", "truncated", "errored", "error"]
+    games = pq.read_table(folder / "games" / name, columns=wanted).to_pydict()
+    seats = pq.read_table(folder / "seats" / name, columns=["strategy_index", "win_share"]).to_pydict()
+    summary = ChunkSummary(chunk=chunk, share_by_index=[0.0] * n, share_by_seat=[0.0] * n)
+    tally = BlockTally([spec.text for spec in plan.specs], n)
+    for i, game_id in enumerate(games["game_id"]):
+        order = seats["strategy_index"][i * n : (i + 1) * n]
+        shares = seats["win_share"][i * n : (i + 1) * n]
+        truncated = bool(games["truncated"][i])
+        tally.add(games["base_game"][i], order, shares, not truncated)
+        summary.games += 1
+        summary.decisions += games["decisions"][i]
+        summary.truncated += truncated
+        if games["errored"][i]:
+            summary.errored += 1
+            if summary.first_error is None:
+                summary.first_error = f"game {game_id}: {games['error'][i]}"
+        for seat, share in enumerate(shares):
+            summary.share_by_seat[seat] += share
+            summary.share_by_index[order[seat]] += share
+    summary.tally = tally.finish()
+    summary.turns = pq.read_metadata(folder / "turns" / name).num_rows
+    return summary
+
+
+def carried_search(manifest: dict[str, Any], plan: RunPlan) -> dict[str, list[float]]:
+    """A finished run's search telemetry (its manifest's ``timings.search`` rows) as one chunk's
+    (``ChunkSummary.search``: by the first strategy index of each text), so a grown run's totals keep it."""
+    texts = [spec.text for spec in plan.specs]
+    found: dict[str, list[float]] = {}
+    for row in manifest.get("timings", {}).get("search") or []:
+        if isinstance(row, dict) and row.get("strategy") in texts:
+            found[str(texts.index(row["strategy"]))] = [
+                float(row.get(k) or 0.0) for k in ("decisions", "iterations", "seconds", "departures")
+            ]
+    return found

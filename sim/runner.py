@@ -3,10 +3,11 @@
 ``play_game`` is the hot loop (one game); ``simulate_chunk`` plays a contiguous range of
 game indices and writes one Parquet part per table (worker side); ``run`` validates a
 ``RunConfig``, fans chunks out (``sim.backends``: loky workers or a Dask cluster), logs each
-finished chunk in ``OUT.partial`` (``sim.resume``, so a stopped run can be resumed) and renames
-that folder to ``OUT`` at the end.  Chunking depends only on the number of games, never on
-``jobs`` or the backend, so every way of running writes byte-identical parts.  A game whose
-strategy fails is recorded as errored (``on_error="continue"``) or fails the run (``"stop"``).
+finished chunk in ``OUT.partial`` (``sim.resume``, so a stopped run can be resumed, and a finished
+one grown to more games without replaying it: ``sim.resume.grow``) and renames that folder to ``OUT``
+at the end.  Chunking depends only on the number of games, never on ``jobs`` or the backend, so every
+way of running writes byte-identical parts.  A game whose strategy fails is recorded as errored
+(``on_error="continue"``) or fails the run (``"stop"``).
 
 The run's configuration and plan are ``sim.plan``'s, its manifest ``sim.manifest``'s and its totals
 ``sim.summary``'s; this module re-exports their names that callers know it by.
@@ -59,7 +60,7 @@ from sim.plan import (
     resolve_game,
     run_id,
 )
-from sim.resume import RUN_FILE, partial_path, read_progress, write_progress
+from sim.resume import RUN_FILE, partial_path, read_progress, stored_identity, write_progress
 from sim.search import SearchContext
 from sim.seeding import game_seed, state_seed, streams
 from sim.signals import from_signal, marking_interrupts
@@ -643,21 +644,7 @@ def _finished_run(prep: Prepared, identity: dict[str, Any]) -> RunSummary | None
         totals = manifest["totals"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    stored = {
-        "game": config.get("game"),
-        "players": config.get("players"),
-        "games": config.get("games"),
-        "strategies": config.get("strategies"),
-        "seats": config.get("seats"),
-        "seed": config.get("seed"),
-        "rules": config.get("rules"),
-        "rules_hash": config.get("rules_hash"),
-        "max_decisions": config.get("max_decisions"),
-        "chunk_size": config.get("chunk_size"),
-        "on_error": config.get("on_error", "stop"),
-        "skald": manifest.get("versions", {}).get("skald"),
-    }
-    if stored != identity:
+    if stored_identity(manifest) != identity:
         return None
     plan, games = prep.plan, prep.games
     texts = [spec.text for spec in plan.specs]

@@ -205,7 +205,7 @@ def _section(html: str, sid: str) -> str:
 def test_report_sections(results: Path, tmp_path: Path) -> None:
     html = write_report([results], tmp_path / "report.html").read_text()
     found = re.findall(r'<section id="([^"]+)"', html)
-    general = ["greenland-strength", "greenland-curves", "greenland-variants"]
+    general = ["greenland-strength", "greenland-score-spreads", "greenland-curves", "greenland-variants"]
     watch = ["greenland-game-to-watch"]  # after the game's sections
     expected = ["greenland-seat-balance", *SECTIONS, *general, *watch]
     assert [s for s in found if s.startswith("greenland")] == expected

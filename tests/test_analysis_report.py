@@ -273,15 +273,27 @@ def test_seat_verdict_counts_holm_adjusted_groups_not_raw_chi_square() -> None:
 
     tests = pl.DataFrame([_seat_row(), _seat_row(p_adjusted=0.03)])
     assert significant_groups(tests) == 1
-    words = seat_test_words(_seat_row(), "seat")
+    undecided = {
+        "decision": "undecided",
+        "margin": 0.05,
+        "decisive": "2",
+        "decisive_rate": 0.31,
+        "decisive_low": 0.22,
+        "decisive_high": 0.40,
+        "decision_expected": 0.25,
+        "decision_p": 0.41,
+        "half_width": 0.071,
+        "games_needed": 369,
+    }
+    words = seat_test_words(_seat_row(**undecided), "seat")
     assert words == (
         "the Rao-Scott chi-square (2nd order) on 60 blocks gives p = 0.020 (Holm-adjusted over 4 groups: "
-        "p = 0.080); 2 truncated or errored games left out; seat gaps below 16 points would not reliably "
-        "show at this size"
+        "p = 0.080); 2 truncated or errored games left out; undecided at a 5-point margin: shares known to "
+        "±7.1 points, about 369 more games would decide it if the estimates held"
     )
+    assert "would not reliably show" not in words  # the half-width and the games needed say it instead
     assert correction_words(_seat_row()) == "Holm's correction over 4 tests"
     single = seat_test_words(_seat_row(test="chi-square", family=1, excluded=0, detectable_gap=1.6), "seat")
-    assert single == (
-        "the chi-square on 60 independent games gives p = 0.020; not even a 100-point seat gap would "
-        "reliably show at this size"
-    )
+    assert single == "the chi-square on 60 independent games gives p = 0.020"
+    fair = seat_test_words(_seat_row(**{**undecided, "decision": "fair", "decision_p": 0.012}), "seat")
+    assert fair.endswith("; fair within 5 points (intersection-union p = 0.012)")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import balance, inference, stats
+from analysis import balance, fairness_change, inference, stats
 from analysis.runs import open_runs
 from tests.analysis_testkit import as_rotation, write_results
 from tests.test_calibration import ALPHA, COVERAGE_BAND, FPR_BAND
@@ -193,7 +193,32 @@ def test_compare_variants_goes_through_the_same_functions(tmp_path: Path) -> Non
     test = inference.homogeneity_test(ya, m, yb, m, paired=True, seed=seeds[1], permutations=PERMUTATIONS)
     assert row["diff"] == pytest.approx(float(gap.estimate[0]))
     assert (row["diff_low"], row["diff_high"]) == pytest.approx((float(gap.low[0]), float(gap.high[0])))
-    assert row["p_value"] == pytest.approx(float(test.p_value[0]))
+    assert row["p_value"] == pytest.approx(float(gap.p_value[0]))  # the interval's own statistic
+    assert row["homogeneity_p"] == pytest.approx(float(test.p_value[0]))
     assert row["blocks"] == SHRINKS.blocks and row["games"] == 2 * SHRINKS.blocks * SHRINKS.players
     assert row["base_estimate"] == pytest.approx(float(gap.base[0]))
     assert stats.balance_metric(ya[0].sum(axis=0) / m[0].sum()) == pytest.approx(1 - row["base_estimate"])
+
+
+def test_fairness_changes_decide_the_change_with_change_decision(tmp_path: Path) -> None:
+    """A rule-variant comparison decides whether seat fairness changes by more than the margin with
+    ``analysis.decide.change_decision`` on the two variants' block matrices (the records give the same
+    decision, interval and p as the arrays), and decides each side with ``seat_decision``."""
+    from analysis.decide import change_decision, seat_decision
+
+    ya, yb, m = draw_pair(np.random.default_rng(207), 1, SHRINKS)
+    _paired_records(tmp_path / "s" / "base", ya[0], {"castle_needs_overlap": True})
+    _paired_records(tmp_path / "s" / "other", yb[0], {"castle_needs_overlap": False})
+    changes = fairness_change.fairness_changes(open_runs(tmp_path / "s"))
+    assert changes.height == 1
+    row = changes.row(0, named=True)
+    labels = [str(i) for i in range(ya.shape[-1])]
+    expected = change_decision(ya[0], yb[0], 0.05, labels=labels, games_a=m[0], games_b=m[0]).to_finding()
+    assert row["decision"] == expected["decision"] and row["margin"] == 0.05
+    assert (row["diff"], row["diff_low"], row["diff_high"], row["p_value"]) == pytest.approx(
+        (expected["estimate"], expected["low"], expected["high"], expected["p_value"])
+    )
+    assert row["games_needed"] == expected["games_needed"]
+    base = seat_decision(ya[0], 0.05, labels=labels, games=m[0])
+    assert row["base_decision"] == base.decision
+    assert row["base_half_width"] == pytest.approx(base.half_width)

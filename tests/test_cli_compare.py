@@ -47,8 +47,15 @@ def test_compare_two_rule_sets_puts_the_comparison_first(
         "game length difference",
         "largest seat win-rate gap difference",
     }
-    assert all(f["p_adjusted"] is not None and f["correction"] == "Holm" for f in compared)
-    assert all(f["clusters"] == 8 for f in compared)  # 16 games = 8 rotation blocks a side, paired by seed
+    differences = [f for f in compared if f["metric"].endswith(" difference")]
+    assert all(f["p_adjusted"] is not None and f["correction"] == "Holm" for f in differences)
+    change = [f for f in compared if f["metric"] == "seat fairness change"]
+    assert len(change) == 1 and change[0]["decision"] in ("holds", "changes", "undecided")
+    assert change[0]["margin"] == 0.05
+    sides = {f["groups"]["side"]: f["decision"] for f in compared if f["metric"] == "seat fairness"}
+    assert set(sides) == {change[0]["groups"]["base"], change[0]["groups"]["value"]}
+    assert all(f["clusters"] == 8 for f in differences)  # 16 games = 8 rotation blocks a side, paired by seed
+    assert change[0]["clusters"] == 16  # the change decision takes the two sides' blocks as independent
 
 
 def test_compare_strategy_mixes(

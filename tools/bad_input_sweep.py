@@ -187,6 +187,39 @@ def _study_cases() -> Iterator[Case]:
                 **{"s.toml": STUDY_OK.replace("games = 2", "games = -2")})
     yield _case("study --file a key twice", "study", "--file", "s.toml",
                 **{"s.toml": STUDY_OK + STUDY_OK[STUDY_OK.index("[[runs]]"):]})
+    yield from _until_decided_cases()
+
+
+#: a study file that runs as it is (one two-player Mainland run, seats rotated), to refuse its options
+STUDY_RUNS = STUDY_OK.replace('key = "a"\n', "")
+
+
+def _until_decided_cases() -> Iterator[Case]:
+    """``skald study --until-decided`` and the study file's keys for playing until decided."""
+    good = {"s.toml": STUDY_RUNS}
+    yield _case("study --until-decided --budget 0", "study", "--file", "s.toml", "--until-decided",
+                "--budget", "0", **good)
+    yield _case("study --until-decided --budget huge", "study", "--file", "s.toml", "--until-decided",
+                "--budget", BIG, "--out", "new", **good)
+    yield _case("study --until-decided --budget under two blocks", "study", "--file", "s.toml",
+                "--until-decided", "--budget", "3", "--out", "new", **good)
+    yield _case("study --until-decided --looks 0", "study", "--file", "s.toml", "--until-decided",
+                "--looks", "0", **good)
+    yield _case("study --until-decided --looks huge", "study", "--file", "s.toml", "--until-decided",
+                "--looks", BIG, **good)
+    yield _case("study --budget without --until-decided", "study", "--file", "s.toml", "--budget", "100",
+                "--out", "new", **good)
+    yield _case("study --looks without --until-decided", "study", "--file", "s.toml", "--looks", "3",
+                "--out", "new", **good)
+    head = "[study]\n"
+    for key, value in (("until_decided", '"yes"'), ("budget", "0"), ("budget", "-5"), ("budget", "1.5"),
+                       ("looks", "0"), ("looks", "11"), ("spending", '"nosuch"'), ("spending", "3")):
+        text = STUDY_RUNS.replace(head, f"{head}{key} = {value}\n")
+        yield _case(f"study --file {key} = {value}", "study", "--file", "s.toml", "--out", "new",
+                    **{"s.toml": text})
+    small = STUDY_RUNS.replace(head, f"{head}until_decided = true\nbudget = 3\n")
+    yield _case("study --file budget under two blocks", "study", "--file", "s.toml", "--out", "new",
+                **{"s.toml": small})
 
 
 def _tune_cases() -> Iterator[Case]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from analysis.decision_words import decision_brief
 from analysis.findings import Finding, from_frame
 
 # --------------------------------------------------------------------------- building blocks
@@ -166,11 +167,6 @@ def variant_words(variant: str) -> str:
     return "" if variant == "defaults" else f" ({variant})"
 
 
-def gap_points(gap: float) -> str:
-    """A max-min win-rate gap in percentage points, rounded up: what a sample could not detect."""
-    return "-" if gap is None or math.isnan(gap) else f"{math.ceil(100 * gap - 1e-9):.0f}"
-
-
 def significant_groups(tests: pl.DataFrame) -> int:
     """The groups of ``balance.balance_tests`` whose Holm-adjusted p (over the table's groups) is below 5%."""
     return tests.filter(pl.col("p_adjusted") < 0.05).height
@@ -184,8 +180,9 @@ def correction_words(row: dict) -> str:
 
 def seat_test_words(row: dict, label: str) -> str:
     """One ``balance.balance_tests`` row's design-aware test in words: the test and its blocks, p, the
-    Holm-adjusted p over the table's groups, the truncated or errored games left out, and the smallest
-    gap the sample could detect (80% power; left out where the blocks never vary)."""
+    Holm-adjusted p over the table's groups, the truncated or errored games left out, and the group's
+    decision against the margin (``decision_words.decision_brief``: fair, unfair, or undecided with the
+    half-width and the games that would decide it)."""
     groups = row["family"]
     adjusted = (
         f" ({row['correction']}-adjusted over {groups} groups: {p_is(row['p_adjusted'])})"
@@ -197,23 +194,36 @@ def seat_test_words(row: dict, label: str) -> str:
     left_out = (
         f"; {excluded:,} truncated or errored game{'s' if excluded != 1 else ''} left out" if excluded else ""
     )
-    gap = row["detectable_gap"]
-    power = (
-        ""
-        if gap is None or math.isnan(gap)
-        else f"; not even a 100-point {label} gap would reliably show at this size"
-        if gap >= 1
-        else f"; {label} gaps below {gap_points(gap)} points would not reliably show at this size"
+    decided = f"; {decision_brief(row_decision(row), label)}" if row.get("decision") is not None else ""
+    return f"the {row['test']} on {blocks} gives {p_is(row['p_value'])}{adjusted}{left_out}{decided}"
+
+
+def row_decision(row: dict) -> Finding:
+    """A ``balance.balance_tests`` row's decision against the margin as a finding (for its words)."""
+    return Finding(
+        game=str(row.get("game", "")),
+        section="",
+        metric="fairness",
+        estimate=row["decisive_rate"],
+        low=row["decisive_low"],
+        high=row["decisive_high"],
+        p_value=row["decision_p"],
+        expected=row["decision_expected"],
+        decision=row["decision"],
+        margin=row["margin"],
+        position=row["decisive"],
+        half_width=row["half_width"],
+        games_needed=row["games_needed"],
     )
-    return f"the {row['test']} on {blocks} gives {p_is(row['p_value'])}{adjusted}{left_out}{power}"
 
 
 def tests_table(
     title: str, tests: pl.DataFrame, label: str, *, by_game: bool = False, ties: bool = False
 ) -> Table:
     """The equal-chances tests of ``balance.balance_tests``: the blocks, the truncated or errored games
-    left out, the design-aware p with its Holm adjustment over the table's groups, the smallest gap
-    detectable at 80% power, the chi-square and G p (valid only if games were independent), Balance and
+    left out, the design-aware p with its Holm adjustment over the table's groups, the decision against
+    the margin with its half-width and the games that would decide it, the chi-square and G p (valid
+    only if games were independent), Balance and
     the first ``label``'s advantage with intervals; ``by_game`` adds the game, ``ties`` the tie games."""
     return table(
         title,
@@ -229,7 +239,9 @@ def tests_table(
             *([("tie games", col("tie_games"))] if ties else []),
             ("p (design-aware)", col("p_value", pval)),
             ("Holm p", col("p_adjusted", pval)),
-            ("smallest detectable gap (pp)", col("detectable_gap", gap_points)),
+            ("decision at the margin", lambda r: r.get("decision") or "-"),
+            ("half-width (pp)", col("half_width", lambda x: "-" if x is None else f"{100 * x:.1f}")),
+            ("more games to decide", col("games_needed", lambda x: "-" if x is None else f"{x:,}")),
             ("chi-square p if games were independent", col("chi2_p", pval)),
             ("G-test p if games were independent", col("g_p", pval)),
             (
@@ -350,6 +362,67 @@ def fairness_findings(section: str, tests: pl.DataFrame, label: str, keys: Seque
         for row in tests.iter_rows(named=True)
         if row["decision"] is not None
     ]
+
+
+def fairness_change_findings(section: str, changes: pl.DataFrame, label: str) -> list[Finding]:
+    """Per comparison of ``analysis.fairness_change.fairness_changes``: ``<label> fairness change`` (the
+    change decision against the margin: the decisive position's change in win share with the interval and p of
+    the statistic the decision rests on, the half-width and the games that would decide it) and each side's
+    own ``<label> fairness`` (groups with ``side``: the baseline's or the compared value's name)."""
+    if changes.is_empty():
+        return []
+    keys = [k for k in ("players", "mix", "base", "value") if k in changes.columns]
+    found = []
+    for row in changes.iter_rows(named=True):
+        groups = {k: row[k] for k in keys}
+        found.append(
+            Finding(
+                game=str(row["game"]),
+                section=section,
+                metric=f"{label} fairness change",
+                groups=groups,
+                estimate=row["diff"],
+                low=row["diff_low"],
+                high=row["diff_high"],
+                p_value=row["p_value"],
+                test=row["test"],
+                games=row["games"],
+                clusters=row["blocks"],
+                correction=row["correction"],
+                family=row["family"],
+                unit="difference",
+                expected=0.0,
+                decision=row["decision"],
+                margin=row["margin"],
+                position=row["decisive"],
+                half_width=row["half_width"],
+                games_needed=row["games_needed"],
+            )
+        )
+        for side in ("base", "value"):
+            if row[f"{side}_decision"] is None:
+                continue
+            found.append(
+                Finding(
+                    game=str(row["game"]),
+                    section=section,
+                    metric=f"{label} fairness",
+                    groups={**groups, "side": row[side]},
+                    estimate=row[f"{side}_decisive_rate"],
+                    low=row[f"{side}_decisive_low"],
+                    high=row[f"{side}_decisive_high"],
+                    p_value=row[f"{side}_decision_p"],
+                    games=row[f"{side}_games"],
+                    unit="share",
+                    expected=row[f"{side}_decision_expected"],
+                    decision=row[f"{side}_decision"],
+                    margin=row["margin"],
+                    position=row[f"{side}_decisive"],
+                    half_width=row[f"{side}_half_width"],
+                    games_needed=row[f"{side}_games_needed"],
+                )
+            )
+    return found
 
 
 def mix_words(mix: pl.Expr) -> pl.Expr:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import balance, charts, scores, strength
+from analysis import balance, charts, fairness_change, scores, strength
+from analysis.decision_words import change_words
 from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections import unfinished
@@ -16,6 +17,7 @@ from analysis.sections.blocks import (
     balance_findings,
     col,
     correction_words,
+    fairness_change_findings,
     interval,
     num,
     p_is,
@@ -55,8 +57,11 @@ SEAT_NOTE = (
     "one would show at each group's size. Ludii's Balance is computed over rank utilities "
     "((u + 1) / 2, so a second place counts) rather than win shares: at 3 or more players the two "
     "differ. First-player advantage = first "
-    "position's win rate - 1/players, in percentage points (pp). The smallest detectable gap is "
-    "the max-min gap the test finds with 80% power at this size."
+    "position's win rate - 1/players, in percentage points (pp). The decision is against the page's "
+    "margin: fair where every position's 90% interval lies within the margin of even (intersection-"
+    "union of one-sided tests), unfair where Holm over the positions rejects an even share, else "
+    "undecided; the half-width is the widest 90% interval's, and the games to decide are about how "
+    "many more would decide it if the estimates held."
 )
 RATINGS_NOTE = (
     "Ratings: Bradley-Terry by MM iterations on every pair of different strategies in each finished "
@@ -403,6 +408,23 @@ def comparison_findings(sid: str, comp: pl.DataFrame) -> list[Finding]:
     return found
 
 
+def change_reading(changes: pl.DataFrame, label: str) -> str:
+    """``fairness_change.fairness_changes`` in words, one sentence per comparison: whether the positions'
+    fairness changes between the two sides by more than the margin (``decision_words.change_words``);
+    empty without comparisons."""
+    found = fairness_change_findings("", changes, label)
+    sentences = []
+    for f in found:
+        if f.metric != f"{label} fairness change":
+            continue
+        where = f"{f.groups.get('value')} against {f.groups.get('base')}"
+        if "players" in f.groups:
+            where += f" at {f.groups['players']} players"
+        text = change_words(f, label)
+        sentences.append(f"{where[:1].upper()}{where[1:]}, the change in {label} fairness: {text}.")
+    return " ".join(sentences) + (" " if sentences else "")
+
+
 def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
     """The comparison in one sentence, on the Holm-adjusted p over each comparison's metrics."""
     adjusted = "p_adjusted" if "p_adjusted" in frame.columns else "p_value"
@@ -437,6 +459,7 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
     if not len(rest):
         return None
     comp = balance.compare_variants(rest)
+    changes = fairness_change.fairness_changes(rest)
     words, left, dead = unfinished.left_out(balance.unfinished_values(rest), "variant", sid)
     title = "Rule variants compared"
     question = "Do the rule switches change balance, game length or truncation?"
@@ -450,7 +473,7 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
         sid,
         title,
         question,
-        f"{_comparison_reading(comp, 'rule variants')} {words}".strip(),
+        f"{change_reading(changes, 'seat')}{_comparison_reading(comp, 'rule variants')} {words}".strip(),
         charts=[
             Chart(
                 "variants",
@@ -459,7 +482,7 @@ def variants_section(runs: Runs, sid: str = "variants") -> Section | None:
             )
         ],
         tables=[_comparison_table("Rule variants against the baseline", comp), *left],
-        findings=comparison_findings(sid, comp) + dead,
+        findings=comparison_findings(sid, comp) + fairness_change_findings(sid, changes, "seat") + dead,
         notes=[
             "The largest seat win-rate gap is biased upwards in a finite sample, so its difference is "
             "bias-corrected by a bootstrap of whole blocks (paired by block where the two runs share seeds), "
@@ -476,6 +499,7 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
     strategies, data): the seat gap, game length and truncated games, paired by block where the runs
     share seeds and seats."""
     comp = balance.compare_variants(runs, key="run", baseline=baseline, by=("game", "players"))
+    changes = fairness_change.fairness_changes(runs, key="run", baseline=baseline, by=("game", "players"))
     dead = balance.unfinished_values(runs, key="run", baseline=baseline, by=("game", "players"))
     words, left, named = unfinished.left_out(dead, "run", sid)
     question = "What changes between these runs?"
@@ -487,7 +511,7 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
         sid,
         "Runs compared",
         question,
-        f"{_comparison_reading(comp, 'the runs')} {words}".strip(),
+        f"{change_reading(changes, 'seat')}{_comparison_reading(comp, 'the runs')} {words}".strip(),
         charts=[
             Chart(
                 sid,
@@ -496,7 +520,7 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
             )
         ],
         tables=[_comparison_table(f"Each run against {baseline}", comp), *left],
-        findings=comparison_findings(sid, comp) + named,
+        findings=comparison_findings(sid, comp) + fairness_change_findings(sid, changes, "seat") + named,
         lead=True,
         notes=[
             "The runs are paired by block where they share seeds and seat mode (the same deals), else "

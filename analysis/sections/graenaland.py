@@ -18,6 +18,7 @@ from analysis.sections.blocks import (
     balance_findings,
     col,
     correction_words,
+    fairness_change_findings,
     interval,
     num,
     p_is,
@@ -346,6 +347,22 @@ def draft_section(runs: Runs) -> Section:
     )
 
 
+def named_sides(changes: pl.DataFrame) -> pl.DataFrame:
+    """``fairness_change.fairness_changes`` of the adjustments with its sides named as the page names them."""
+    if changes.is_empty():
+        return changes
+    return changes.with_columns(
+        pl.col("base").replace({"off": WITHOUT, "on": WITH}),
+        pl.col("value").replace({"off": WITHOUT, "on": WITH}),
+    )
+
+
+def position_label(changes: pl.DataFrame) -> str:
+    """``start position`` or ``seat``: what a fairness change of the adjustments is about."""
+    starts = not changes.is_empty() and changes["position"][0] == "start_position"
+    return "start position" if starts else "seat"
+
+
 def _three_player_reading(parts: dict[str, pl.DataFrame]) -> str:
     comp = parts["compare"].filter(pl.col("players") == 3)
     if comp.is_empty():
@@ -383,7 +400,11 @@ def _three_player_reading(parts: dict[str, pl.DataFrame]) -> str:
     )
     sig = comp.filter(pl.col("p_adjusted") < 0.05).height
     family = int(comp["family"].max())
-    return (
+    from analysis.sections.general import change_reading
+
+    changes = parts.get("changes", pl.DataFrame())
+    lead = change_reading(named_sides(changes), position_label(changes))
+    return lead + (
         f"Against the same {players_words(players)} population without them, the adjustments change "
         f"{listed}; {sig} of {comp.height} differences are significant at the 5% level after "
         f"{comp['correction'][0]}'s correction over the {family} metrics of each comparison."
@@ -587,6 +608,8 @@ def _three_player_findings(parts: dict[str, pl.DataFrame], unit: str) -> list[Fi
         pl.col("value").replace({"off": WITHOUT, "on": WITH}),
     )
     found = comparison_findings("three-player", comp)
+    changes = parts.get("changes", pl.DataFrame())
+    found += fairness_change_findings("three-player", named_sides(changes), position_label(changes))
     side, keys = parts["side_by_side"], ("population", "mix")
     population = findings_for(section="three-player", groups=keys, game=GAME)
     found += population(

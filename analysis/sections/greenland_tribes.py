@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import charts, greenland
+from analysis.balance import seat_margin
 from analysis.findings import Finding, from_frame
 from analysis.runs import Runs
 from analysis.sections.blocks import (
@@ -13,6 +14,7 @@ from analysis.sections.blocks import (
     Section,
     Table,
     col,
+    fairness_findings,
     interval,
     num,
     p_is,
@@ -112,6 +114,27 @@ TRIBES_NOTE = (
     "(a Wald chi-square, Rao-Scott corrected on the blocks). A 2×k table of seat-games would "
     "ignore that one game's outcomes go together. Truncated games are left out."
 )
+
+
+def decision_note(margin: float) -> str:
+    """How the tribes are decided against ``margin`` (a share), in words."""
+    m = f"{100 * margin:.4g}"
+    return (
+        f"Each run's tribes are also decided against a margin of {m} points of win share (skald report "
+        "--margin), as the seats are: a tribe's share of all the games' wins against its even share, "
+        "what its seats would win under equal chances (1/players of each game it is seated in; about a "
+        "quarter for each of four tribes at every player count). Fair within the margin: every tribe's "
+        "90% interval lies inside it (a two-one-sided test per tribe; intersection-union, so no "
+        "correction is needed); unfair: Holm over the tribes rejects an even share for one (its "
+        "simultaneous 95% interval is shown, and whether it lies beyond the margin); undecided: "
+        "neither, with the widest 90% interval's half-width and about how many more games would decide "
+        "it if the estimates held. Like the tests it takes each block's seated tribes as given (each "
+        "block's wins against its seated tribes' even wins, the standard error from the block totals, "
+        "a score test at the blocks' effective size with t on blocks - 1 degrees of freedom), so a "
+        "tribe sitting out a deal adds nothing to its uncertainty."
+    )
+
+
 #: the columns of a win-and-survival row of ``greenland.outcomes``
 RATE_COLUMNS = [
     "seats",
@@ -151,7 +174,46 @@ def _tribes_reading(pooled: pl.DataFrame, tests: pl.DataFrame) -> str:
         + " Given the tribes seated in each game, the test that every tribe survives equally often gives "
         f"{p_is(first['chi2_p'])} and the test that every tribe wins equally often (one winner per game) "
         f"{p_is(first['win_chi2_p'])}."
+        + _decisions_reading(rulebook(tests).filter(pl.col("variant") == variant))
     )
+
+
+def _decision_words(row: dict) -> str:
+    """One run's tribe decision in a few words, on the statistic it rests on."""
+    m = f"{100 * row['margin']:.4g}"
+    share = f"{pct(row['decisive_rate'])} {interval(row['decisive_low'], row['decisive_high'], as_pct=True)}"
+    even = pct(row["decision_expected"])
+    if row["decision"] == "fair":
+        return (
+            f"fair within {m} points (widest: the {row['decisive']} win {share} against an even {even}; "
+            f"intersection-union {p_is(row['decision_p'])})"
+        )
+    if row["decision"] == "unfair":
+        where = {True: "beyond", False: "inside"}.get(row["beyond_margin"], "not shown beyond")
+        test = (
+            f"Holm {p_is(row['decision_p'])}"
+            if (row["decision_family"] or 1) > 1
+            else p_is(row["decision_p"])
+        )
+        return (
+            f"unfair: the {row['decisive']} win {share} against an even {even} ({test}), {where} the "
+            f"{m}-point margin"
+        )
+    more = (
+        f"about {row['games_needed']:,} more games would decide it"
+        if row["games_needed"] is not None
+        else "the estimates do not say how many more games would decide it"
+    )
+    return f"undecided at a {m}-point margin (shares known to ±{100 * row['half_width']:.1f} points; {more})"
+
+
+def _decisions_reading(tests: pl.DataFrame) -> str:
+    """The headline runs' tribe decisions against the margin, one clause per player count."""
+    decided = [r for r in tests.sort("players").iter_rows(named=True) if r.get("decision") is not None]
+    if not decided:
+        return ""
+    clauses = [f"at {r['players']} players, {_decision_words(r)}" for r in decided]
+    return " The tribes decided against the margin: " + "; ".join(clauses) + "."
 
 
 def _tribes_findings(
@@ -175,6 +237,7 @@ def _tribes_findings(
         expected=0.0,
     )
     findings += per_group(tested, metric="tribe survival test", p_value="surv_chi2_p")
+    findings += fairness_findings(sid, _decided(tests), "tribe", keys)
     findings += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
     findings += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
     variants = pooled.unique("variant", keep="first", maintain_order=True)
@@ -184,6 +247,14 @@ def _tribes_findings(
     ):
         findings += found(variants, metric=metric, groups=["variant"], p_value=column)
     return findings + _rate_findings(by_strategy, sid, "strategy", groups_of(by_strategy, "strategy"))
+
+
+def _decided(tests: pl.DataFrame) -> pl.DataFrame:
+    """``tribe_tests`` rows as ``blocks.fairness_findings`` reads them: the game, its decided games and
+    the games left out (not counted here: ``seats`` drops the truncated ones before)."""
+    return tests.with_columns(
+        pl.lit(GAME).alias("game"), pl.col("games").alias("decided"), pl.lit(None).alias("excluded")
+    )
 
 
 def _tribes_charts(rates: pl.DataFrame) -> list[Chart]:
@@ -220,6 +291,13 @@ def _tribes_charts(rates: pl.DataFrame) -> list[Chart]:
     ]
 
 
+def _decisive_share(row: dict) -> str:
+    """The decisive tribe's share of the wins with the interval of the statistic its decision rests on."""
+    if row.get("decision") is None:
+        return "-"
+    return f"{pct(row['decisive_rate'])} " + interval(row["decisive_low"], row["decisive_high"], as_pct=True)
+
+
 def _tribes_tables(
     rates: pl.DataFrame, pooled: pl.DataFrame, tests: pl.DataFrame, by_strategy: pl.DataFrame
 ) -> list[Table]:
@@ -240,7 +318,8 @@ def _tribes_tables(
             [*run_columns(rates), ("strategy mix", "mix"), "tribe", *RATE_COLUMNS],
         ),
         stats_table(
-            "Do the tribes differ? Survival and wins given each game's seated tribes",
+            "Do the tribes differ? Survival and wins given each game's seated tribes, and the tribes "
+            "decided against the margin",
             tests,
             [
                 *run_columns(tests),
@@ -250,6 +329,17 @@ def _tribes_tables(
                 "tribes",
                 ("survival p", col("surv_chi2_p", pval)),
                 ("win p", col("win_chi2_p", pval)),
+                ("margin (pp)", lambda r: "-" if r.get("margin") is None else f"{100 * r['margin']:.4g}"),
+                ("decision", lambda r: r.get("decision") or "-"),
+                ("decisive tribe", lambda r: r.get("decisive") or "-"),
+                ("its share of the wins [interval]", _decisive_share),
+                ("its even share", lambda r: pct(r.get("decision_expected"))),
+                ("p (its statistic)", lambda r: pval(r.get("decision_p"))),
+                (
+                    "half-width (pp)",
+                    lambda r: num(None if r.get("half_width") is None else 100 * r["half_width"], 1),
+                ),
+                ("more games to decide", lambda r: num(r.get("games_needed"))),
             ],
         ),
         stats_table(
@@ -275,5 +365,5 @@ def tribes_section(runs: Runs, sid: str = "greenland-tribes") -> Section:
         charts=_tribes_charts(rates),
         tables=_tribes_tables(rates, pooled, tests, by_strategy),
         findings=_tribes_findings(sid, rates, pooled, tests, by_strategy),
-        notes=[TRIBES_NOTE],
+        notes=[TRIBES_NOTE, decision_note(seat_margin())],
     )

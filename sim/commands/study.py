@@ -14,6 +14,36 @@ from sim.errors import SkaldError
 from sim.games import get_game
 from sim.signals import stop_on_sigterm
 
+#: the options of a study that plays until decided (``analysis.sequential_study``)
+UntilDecidedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--until-decided",
+        help="Play each run with rotated (or exhaustive) seats in looks, stopping at the first look that"
+        " decides its seat questions (default: the study file's until_decided).",
+    ),
+]
+BudgetOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--budget",
+        metavar="GAMES",
+        help="With --until-decided: the most games a run plays (default: the study's budget, else 8 times"
+        " its games).",
+        show_default=False,
+    ),
+]
+LooksOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--looks",
+        metavar="K",
+        help="With --until-decided: the looks a run takes, its batches doubling up to the budget (default:"
+        " the study's looks, else 4).",
+        show_default=False,
+    ),
+]
+
 
 @app.command("study")
 def study_command(
@@ -50,9 +80,13 @@ def study_command(
         ),
     ] = False,
     margin: MarginOpt = None,
+    until_decided: UntilDecidedOpt = False,
+    budget: BudgetOpt = None,
+    looks: LooksOpt = None,
 ) -> None:
     """Run a study's simulations into results/STUDY/ and write its report.html (the seat verdicts
-    decided at --margin, else the study's own margin, else 5 points)."""
+    decided at --margin, else the study's own margin, else 5 points).  With --until-decided each run
+    plays in looks until its seat questions are decided (docs/studies.md)."""
     from analysis import study as studies
     from sim.backends import check_jobs
 
@@ -65,8 +99,9 @@ def study_command(
     jobs_note = check_jobs(jobs) if jobs is not None else None
     options: dict[str, Any] = {
         "games": games, "jobs": jobs, "progress": not quiet, "overwrite": overwrite, "resume": resume,
-        "margin": margin_option(margin),
+        "margin": margin_option(margin), "until_decided": until_decided, "budget": budget, "looks": looks,
     }  # fmt: skip
+    _check_looks(options)
     try:
         with stop_on_sigterm():
             if all_:
@@ -87,6 +122,15 @@ def study_command(
     except studies.StudyInterrupted as exc:
         raise Resumable(str(exc), drop=("--overwrite",)) from None
     print(f"report: {result.report}")
+
+
+def _check_looks(options: dict[str, Any]) -> None:
+    """``--budget`` and ``--looks`` in range, checked before any study is read (a one-line error otherwise;
+    whether the study plays until decided, as they need, is checked once it is read)."""
+    from analysis import sequential_study
+
+    playing = sequential_study.Options(until_decided=True)
+    sequential_study.override(playing, False, options["budget"], options["looks"])
 
 
 def _check_study(spec: Any, games: int | None) -> None:

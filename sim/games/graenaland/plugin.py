@@ -23,4 +23,6 @@ PLUGIN = GamePlugin(
     picture="sim.games.graenaland.picture:picture",
     describe="sim.games.graenaland.describe:describe",
     spaces="sim.games.graenaland.spaces",
+    close_within=0.0,  # the score is the goals met (0 to 5): a close game is a tie on goals
+    spread_margin=0.5,
 )

@@ -25,4 +25,6 @@ PLUGIN = GamePlugin(
     # for cost: at them the search won 0.502 (0.438-0.567) of 200 two-player games against greedy, and
     # 0.505 (0.441-0.569) with the cut playouts judged by the fitted ``evaluate`` (greenland.value)
     search="iterations=24:depth=60",
+    close_within=1.0,  # a typical winning score is about 25
+    spread_margin=1.0,
 )

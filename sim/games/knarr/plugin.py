@@ -22,4 +22,6 @@ PLUGIN = GamePlugin(
     picture="sim.games.knarr.picture:picture",
     describe="sim.games.knarr.describe:describe",
     spaces="sim.games.knarr.spaces",
+    close_within=2.0,  # a typical winning score is about 43
+    spread_margin=2.0,
 )

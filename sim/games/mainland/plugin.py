@@ -20,4 +20,6 @@ PLUGIN = GamePlugin(
     picture="sim.games.mainland.picture:picture",
     describe="sim.games.mainland.describe:describe",
     spaces="sim.games.mainland.spaces",
+    close_within=2.0,  # a typical winning score is about 95; close as the game's own score section counts it
+    spread_margin=5.0,
 )
