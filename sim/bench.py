@@ -37,23 +37,22 @@ from joblib import delayed, effective_n_jobs
 
 from sim.backends import loky_parallel
 from sim.errors import SkaldError
-from sim.game import Game
-from sim.plan import MAX_GAMES, check_count
-from sim.runner import (
+from sim.game import Game, capability
+from sim.plan import (
     MAX_CHUNK,
+    MAX_GAMES,
     RunPlan,
+    check_count,
     check_players,
     load_game,
     make_plan,
-    play_game,
     resolve_game,
-    simulate_chunk,
 )
-from sim.search import searchable
+from sim.play import play_game
 from sim.seeding import game_seed
+from sim.specs import parse_spec
 from sim.summary import SEARCH_KEYS, add_telemetry
 from sim.tables import TABLES
-from strategies.registry import parse_spec
 
 DEFAULT_SECONDS = 5.0
 #: the longest time budget per configuration (a day)
@@ -158,11 +157,12 @@ def median_cost(pair_costs: Sequence[float], total: float) -> tuple[float, float
 def measure_recording(plan: RunPlan, seconds: float, games: int | None) -> dict[str, Any]:
     """Games/s of one worker with and without records, on the same chunks, and Parquet bytes per game.
 
-    Chunks of up to 250 games (the size a large run uses; fewer when the time budget is short) are
-    played once untimed (to warm what the game caches), then once without records and once writing
-    their parts to a temporary folder, in alternating order, until ``seconds`` of timed play pass
-    (half of the budget each way, about) or ``games`` games were played each way.
-    """
+    Chunks of up to 250 games (the size a large run uses; fewer when the time budget is short; the
+    runner's ``simulate_chunk``, as a run's worker plays and writes them) are played once untimed (to
+    warm what the game caches), then once without records and once writing their parts to a temporary
+    folder, in alternating order, until ``seconds`` of timed play pass (half each way, about) or ``games``
+    games were played each way."""
+    from sim.runner import simulate_chunk  # the runner's, not the game loop's (``sim.play``)
     with tempfile.TemporaryDirectory(prefix="skald-bench-") as tmp:
         out = Path(tmp)
         for table in TABLES:
@@ -302,9 +302,9 @@ def measure_copy(plan: RunPlan, seconds: float, games: int | None) -> dict[str, 
     from_dict_us, _ = time_each(game.from_dict, docs, budget)
     round_trip_us, _ = time_each(lambda s: game.from_dict(game.to_dict(s)), states, budget)
     determinize_us = None
-    if searchable(game):  # what one search iteration costs beside its playout (seat 0's samples)
+    determinize = capability(game, "determinize")
+    if determinize is not None:  # what one search iteration costs beside its playout (seat 0's samples)
         rng = np.random.default_rng(0)
-        determinize = getattr(game, "determinize")  # optional in the protocol: searchable() checked it
         determinize_us, _ = time_each(lambda s: determinize(s, 0, rng), states, budget)
     return {
         **copy_keys(plan.game_name, plan.players),

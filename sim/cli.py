@@ -18,7 +18,6 @@ import typer
 
 from sim.commands import bench, info, report, run, sensitivity, study, tune  # noqa: F401 - each registers its commands
 from sim.commands.base import Resumable, app, command_line
-from sim.commands.info import COLUMN_DOCS
 from sim.errors import SkaldError, one_line
 
 try:  # recent typer vendors click as typer._click; older versions use click itself
@@ -26,7 +25,7 @@ try:  # recent typer vendors click as typer._click; older versions use click its
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]  # the same classes
 
-__all__ = ["COLUMN_DOCS", "app", "main"]
+__all__ = ["app", "main"]
 
 
 def _version(value: bool) -> None:

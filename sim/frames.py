@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.game import capability
 from sim.picture import ALL_SHOWN, declared, declared_function
+from sim.plan import resolve_game
 from sim.replay import Recorded, Replayed, check, play_again, recorded
-from sim.runner import resolve_game
 
 #: one encoded frame: line numbers of the table and [start, count] runs kept from the previous frame
 Encoded = list[int | list[int]]
@@ -175,7 +176,7 @@ class PublicScores:
         """Compare ``state``'s scores with a state drawn for each seat (every ``SAMPLE_EVERY``-th call)."""
         import numpy as np
 
-        determinize = getattr(self.rules, "determinize", None)
+        determinize = capability(self.rules, "determinize")
         due, self.seen = self.seen % SAMPLE_EVERY == 0 or last, self.seen + 1
         if determinize is None or not due or not self.public:
             return

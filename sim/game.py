@@ -10,6 +10,10 @@ secret: each of them chooses from a view taken before any of the choices is appl
 State objects are mutated in place by ``apply`` (cheap: no copies on the hot path); use
 ``copy`` for an independent state to play on (search), ``to_dict``/``from_dict`` to snapshot one
 (a plain, serialisable document: much slower than ``copy``).
+
+What a game may declare beyond the protocol (``determinize``, ``evaluate``, ``action_kinds``, ... on the
+rules object; ``picture``, ``describe``, ``spaces``, ``search`` on its plug-in) is listed once, in
+``CAPABILITIES``; ``has_capability(game, name)`` answers whether a game declares one.
 """
 
 from __future__ import annotations
@@ -18,10 +22,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
+
+if TYPE_CHECKING:
+    from sim.plugin import GamePlugin
 
 S = TypeVar("S")
 
@@ -100,6 +107,117 @@ class Game(Protocol):
         """A fully independent copy: mutating one never changes the other, ``to_dict`` of both is
         equal, and the same choices play on identically from both (own random generator state
         included).  Much cheaper than ``from_dict(to_dict(state))``: search copies on every node."""
+
+
+# --------------------------------------------------------------------------- what a game can do
+
+
+@runtime_checkable
+class Determinizes(Protocol):
+    """The capability ``determinize``: a game that can draw again what a seat cannot see (what search
+    strategies need: ``sim.search``)."""
+
+    def determinize(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        """A fresh full state in which everything hidden from ``seat`` is drawn from ``rng`` consistently
+        with what ``seat`` has seen (a function of that and ``rng`` only); ``state`` is left unchanged."""
+
+
+@runtime_checkable
+class Evaluates(Protocol):
+    """The capability ``evaluate``: a game that can judge a state before its end."""
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """``seat``'s prospects in ``state``, in [0, 1] (the judge of a search playout cut before the end)."""
+
+
+@dataclass(frozen=True)
+class Capability:
+    """One optional thing a game can do: where it is declared, its form and what declaring it gives."""
+
+    name: str
+    #: "game": an attribute of the rules object (``Game``); "plugin": a field of ``sim.plugin.GamePlugin``
+    on: str
+    form: str  # as the game declares it: a method's signature, a mapping's shape, a plug-in field's value
+    gives: str  # what Skald does with it
+    method: bool = False  # declared when callable (else: when set, and for a plug-in field non-empty)
+
+
+#: every optional capability a game may declare, by name: the one place that says what a game can do
+#: beyond the ``Game`` protocol (``has_capability`` answers whether a game declares one)
+CAPABILITIES: dict[str, Capability] = {
+    c.name: c
+    for c in (
+        Capability("determinize", "game", "determinize(state, seat, rng)",
+                   "search strategies (ismcts) play it; check_game probes hidden information", method=True),
+        Capability("evaluate", "game", "evaluate(state, seat)",
+                   "judges a search playout cut before the end (else the scores of the moment)", method=True),
+        Capability("illegal_option", "game", "illegal_option(state, seat)",
+                   "the option check_game tries to apply as an illegal one", method=True),
+        Capability("action_kinds", "game", "action_kinds: {kind: (action columns it fills)}",
+                   "check_game holds the turn records to it; skald records lists it"),
+        Capability("action_docs", "game", "action_docs: {action column: meaning}",
+                   "skald records says what each action column means"),
+        Capability("picture", "plugin", '"module:function" (state, seat) -> SVG',
+                   "pictures of states and the replay viewer"),
+        Capability("describe", "plugin", '"module:function" (state, seat, option) -> words',
+                   "the replay viewer's captions"),
+        Capability("spaces", "plugin", '"module" (ACTIONS, SHAPE, encode, observe)',
+                   "the reinforcement-learning environments (sim.rl)"),
+        Capability("search", "plugin", '"key=value:key=value"',
+                   "the game's own defaults for a search strategy's parameters"),
+    )
+}
+
+
+def _plugin_of(game: Any) -> GamePlugin | None:
+    """The plug-in of ``game`` (a name, a plug-in, or a rules object found by its name) as runs find it
+    (``sim.games.GAMES``); None for a game no plug-in declares."""
+    from sim.games import GAMES
+    from sim.plugin import GamePlugin
+
+    if isinstance(game, GamePlugin):
+        return game
+    name = game if isinstance(game, str) else getattr(game, "name", None)
+    return GAMES.get(name) if isinstance(name, str) else None
+
+
+def _rules_of(game: Any) -> Any:
+    """The rules object of ``game`` (a name, a plug-in, or the rules object itself); None for a name no
+    plug-in declares."""
+    from sim.plugin import GamePlugin
+
+    if isinstance(game, str | GamePlugin):
+        plugin = _plugin_of(game)
+        return None if plugin is None else plugin.load_game()
+    return game
+
+
+def capability(game: Any, name: str) -> Any:
+    """What ``game`` (a game's name, its ``GamePlugin`` or its rules object) declares for the capability
+    ``name`` (a key of ``CAPABILITIES``): the method, the mapping or the plug-in field's value; None where
+    it declares nothing.  A game's name that no plug-in declares declares nothing; an unknown capability
+    is a ``KeyError`` naming the known ones."""
+    if name not in CAPABILITIES:
+        raise KeyError(f"unknown capability {name!r} (known: {', '.join(CAPABILITIES)})")
+    spec = CAPABILITIES[name]
+    holder = _rules_of(game) if spec.on == "game" else _plugin_of(game)
+    value = getattr(holder, name, None)
+    if spec.method:
+        return value if callable(value) else None
+    if spec.on == "plugin":
+        return value or None
+    return value
+
+
+def has_capability(game: Any, name: str) -> bool:
+    """Whether ``game`` (a game's name, its ``GamePlugin`` or its rules object) declares the capability
+    ``name`` (a key of ``CAPABILITIES``): ``has_capability("knarr", "determinize")``."""
+    return capability(game, name) is not None
+
+
+def capabilities(game: Any) -> tuple[str, ...]:
+    """The capabilities ``game`` declares, in the order of ``CAPABILITIES``."""
+    return tuple(name for name in CAPABILITIES if has_capability(game, name))
 
 
 class HasData(Protocol):

@@ -27,7 +27,7 @@ from sim.errors import SkaldError
 
 #: the mark in the head of every HTML page Skald writes (the report and replay viewer templates)
 GENERATOR = '<meta name="generator" content="Skald">'
-#: a study folder's log (``analysis.study``): its first line names the study
+#: a study folder's log (``analysis.study.study``): its first line names the study
 STUDY_LOG = "progress.jsonl"
 #: pages written before ``GENERATOR``, known by their layout: a report's byline, a viewer's data
 _OLD_PAGES = (

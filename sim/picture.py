@@ -174,9 +174,10 @@ def declared_function(game: str, field: str, purpose: str = "") -> Any:
     """The function a game's plug-in names in ``field`` (``picture`` or ``describe``); a one-line
     ``SkaldError`` when the field is empty (``purpose`` says what is then missing)."""
     from sim.errors import SkaldError
+    from sim.game import capability
     from sim.plugin import load_object
 
-    path = getattr(declared(game), field)
+    path = capability(declared(game), field)
     if path is None:
         raise SkaldError(f"game {game!r} declares no {field} (its plug-in's {field} field is empty){purpose}")
     return load_object(path, f"the {field} of {game!r}")
@@ -193,5 +194,7 @@ def describe(game: str, state: Any, seat: int, option: Any) -> str:
 
 
 def has_pictures(game: str) -> bool:
-    """Whether the registered game ``game`` declares a picture."""
-    return declared(game).picture is not None
+    """Whether the registered game ``game`` declares a picture (``sim.game.has_capability``)."""
+    from sim.game import has_capability
+
+    return has_capability(declared(game), "picture")

@@ -21,12 +21,11 @@ import sim
 from sim import rules as rulebook
 from sim import seats as seating
 from sim.errors import SkaldError, one_line
-from sim.game import Game
+from sim.game import Game, has_capability
 from sim.games import GAMES
-from sim.search import searchable
 from sim.seeding import MAX_SEED
+from sim.specs import StrategySpec, check_entries, parse_spec, parse_specs
 from sim.tables import GameRows, PartKey, TurnLog
-from strategies.registry import StrategySpec, check_entries, parse_spec, parse_specs
 
 #: a chunk's most games (its records are held in memory), the chunks a large run aims at, a part's
 #: fewest games where the run allows, and the workers a cluster named by --scheduler is planned for
@@ -235,7 +234,7 @@ def make_plan(
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
     for spec in specs:
-        if getattr(spec.cls, "searches", False) and not searchable(obj):
+        if getattr(spec.cls, "searches", False) and not has_capability(obj, "determinize"):
             raise SkaldError(
                 f"strategy {spec.text!r} searches, which needs determinize(state, seat, rng), and {obj.name}"
                 " does not declare it yet (choose a scripted strategy: see `skald strategies`)"

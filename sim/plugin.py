@@ -16,10 +16,11 @@ cover seat balance (``own_seats``), and which runs' rule variants its own sectio
 ``picture`` and ``describe`` (``"module:function"``: a state as SVG and a choice in words; see
 ``sim.picture``), and ``search``: the game's own defaults for a search strategy's parameters
 (``"iterations=24:depth=60"``), used where a spec leaves them unset, for a game whose playouts are long
-(``strategies.registry.parse_spec``).
+(``sim.specs.parse_spec``).  These optional fields, with the optional methods of the rules object, are
+the game's capabilities, declared once in ``sim.game.CAPABILITIES`` (``sim.game.has_capability``).
 
-The core (``sim/``, ``strategies/registry.py``, ``analysis/report.py``, ``analysis/study.py``) reads
-games only from here; adding a game touches no core file.
+The core (``sim/``, ``analysis/report/report.py``, ``analysis/study/study.py``) reads games only from here;
+adding a game touches no core file.
 """
 
 from __future__ import annotations
@@ -67,9 +68,10 @@ class GamePlugin:
     describe: str | None = None
     spaces: str | None = None  # the RL encoding module (sim.rl.codec), "module" path
     search: str = ""  # the game's defaults for a search strategy's parameters ("key=value:key=value")
-    #: score spreads (``analysis.sections.spreads``): a game whose winner leads by at most ``close_within``
-    #: points is close, and ``spread_margin`` is the change in the mean winner's margin, in points, that a
-    #: comparison of rule variants decides against; about a twentieth of a typical winning score
+    #: score spreads (``analysis.report.sections.spreads``): a game whose winner leads by at most
+    #: ``close_within`` points is close, and ``spread_margin`` is the change in the mean winner's margin, in
+    #: points, that a comparison of rule variants decides against; about a twentieth of a typical winning
+    #: score
     close_within: float = 2.0
     spread_margin: float = 2.0
 

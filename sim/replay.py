@@ -24,7 +24,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sim.errors import SkaldError
-from sim.runner import Observer, Played, RunPlan, make_plan, play_indexed, resolve_game
+from sim.plan import RunPlan, make_plan, resolve_game
+from sim.play import Observer, Played, play_indexed
 from sim.tables import GameRows, PartError, TurnLog, check_part, part_name
 
 NOT_COMPARED = {"games": {"error"}, "seats": set(), "turns": set()}

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import SkaldError
-from sim.game import Game, ranks_from_scores
+from sim.game import Game, capability, has_capability, ranks_from_scores
 
 #: what a reward component measures: the win share (1/k for each of k tied winners), the rank utility
 #: (1 for the best, 0 for the worst, ties sharing) or the score normalised between the seats' lowest
@@ -33,26 +33,29 @@ REWARDS = ("win", "rank", "score")
 class SearchContext:
     """The determinized samples and forward model one seat's search may use (never the true state)."""
 
-    __slots__ = ("game", "seat", "_state")
+    __slots__ = ("game", "seat", "_state", "_determinize")
 
     def __init__(self, game: Game, seat: int, state: Any) -> None:
-        if not callable(getattr(game, "determinize", None)):
+        determinize = capability(game, "determinize")
+        if determinize is None:
             raise SkaldError(
                 f"{game.name} cannot be searched: it does not declare determinize(state, seat, rng)"
             )
         self.game = game
         self.seat = seat
         self._state = state  # the live state, read only through determinize
+        self._determinize = determinize
 
     def sample(self, rng: np.random.Generator) -> Any:
         """A fresh full state consistent with everything this seat has seen, its hidden parts drawn from
         ``rng``: a function of the seat's information and ``rng`` only."""
-        return self.game.determinize(self._state, self.seat, rng)  # type: ignore[attr-defined]
+        return self._determinize(self._state, self.seat, rng)
 
 
 def searchable(game: Game) -> bool:
-    """Whether ``game`` declares ``determinize``, which search strategies need."""
-    return callable(getattr(game, "determinize", None))
+    """Whether ``game`` declares ``determinize``, which search strategies need (``sim.game.has_capability``
+    answers it)."""
+    return has_capability(game, "determinize")
 
 
 def rank_utility(scores: Sequence[float]) -> list[float]:
@@ -90,7 +93,7 @@ def rewards(game: Game, state: Any, n: int, kind: str) -> list[float]:
         if kind == "win":
             return win_shares(result.winners, n)
         return rank_utility(result.scores) if kind == "rank" else normalised(result.scores)
-    evaluate = getattr(game, "evaluate", None)
+    evaluate = capability(game, "evaluate")
     if evaluate is not None:
         return [float(evaluate(state, seat)) for seat in range(n)]
     scores = game.scores(state)

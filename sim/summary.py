@@ -1,10 +1,10 @@
 """What a run reports: each chunk's counts and win shares (``ChunkSummary``, sent back by workers and
 logged for resuming) and the run's totals (``RunSummary``).
 
-Win rates are those of the analysis (``analysis.records``, ``analysis.balance``): the mean win share
-over the *decided* games, truncated and errored games left out (and counted beside the rates), a k-way
-tie giving each tied winner 1/k of a win (a draw, where every seat ties, 1/n to each).  Each rate has
-the analysis' 95% interval (``analysis.estimates.cluster_proportion``: Wilson's at n_eff = n / DEFF with
+Win rates are those of the analysis (``analysis.questions.win_rates``, ``analysis.questions.balance``): the
+mean win share over the *decided* games, truncated and errored games left out (and counted beside the rates),
+a k-way tie giving each tied winner 1/k of a win (a draw, where every seat ties, 1/n to each).  Each rate has
+the analysis' 95% interval (``analysis.stats.estimates.cluster_proportion``: Wilson's at n_eff = n / DEFF with
 a t quantile on blocks - 1 df), clustered on the block of games that replay one deal (``base_game``
 under ``--seats rotate``/``exhaustive``; every game its own block under ``random``/``fixed``).  To get
 it without holding every block, each chunk sends its blocks' totals as integer moments (``BlockTally``),
@@ -33,7 +33,8 @@ def add_telemetry(totals: list[float], telemetry: dict[str, float]) -> None:
         totals[i] += telemetry.get(key, 0.0)
 
 
-#: how the summary's intervals are computed (the name ``analysis.estimates.cluster_proportion`` gives it)
+#: how the summary's intervals are computed (the name ``analysis.stats.estimates.cluster_proportion`` gives
+#: it)
 INTERVAL_METHOD = "cluster Wilson (t, B-1 df)"
 #: the share of truncated games above which the run ends with a note to raise --max-decisions
 MOSTLY_TRUNCATED = 0.5
@@ -126,7 +127,7 @@ def add_block(row: list[int], y: int, m: int) -> None:
 
 def cluster_interval(moments: Sequence[int], unit: int) -> tuple[float, float] | None:
     """The 95% interval of a win rate from its groups' block moments (``BlockTally``), as
-    ``analysis.estimates.cluster_proportion`` computes it from the blocks themselves: the ratio
+    ``analysis.stats.estimates.cluster_proportion`` computes it from the blocks themselves: the ratio
     estimator's block-total SE, DEFF = SE² / (p(1 - p)/n), Wilson's interval at n_eff = n / DEFF with the
     t quantile on B - 1 df; where no block differs from p, DEFF = B/n; an all-or-none rate takes n_eff = B;
     below two blocks [0, 1].  None without a decided game."""
@@ -151,7 +152,7 @@ def cluster_interval(moments: Sequence[int], unit: int) -> tuple[float, float] |
 
 
 def wilson(p: float, n: float, z: float) -> tuple[float, float]:
-    """Wilson's score interval of rate ``p`` over ``n`` (``analysis.stats.wilson_interval``)."""
+    """Wilson's score interval of rate ``p`` over ``n`` (``analysis.stats.stats.wilson_interval``)."""
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom

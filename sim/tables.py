@@ -133,8 +133,56 @@ def turns_schema(action_fields: Sequence[str]) -> pa.Schema:
     )
 
 
+#: what every fixed column of the three tables holds, by table (the game's action and score-part columns
+#: aside): ``skald records`` and the docs read them here, beside the schemas; a column added to a schema
+#: needs its line
+COLUMN_MEANINGS: dict[str, dict[str, str]] = {
+    "games": {
+        "run": "the run: a hash of its configuration and seed (copies of one run share it)",
+        "game": "the game's name",
+        "game_id": "the game's index in the run (0, 1, ...), unique within the run",
+        "base_game": "the index its game seed derives from (shared by the seatings of one deal)",
+        "game_seed": "the game's seed: `skald replay` plays the game again from it",
+        "rules_hash": "sha1 of the game's name, every rule value and the data file's hash",
+        "players": "players in the game",
+        "decisions": "decisions made (an errored game: those before the failing one)",
+        "truncated": "the game did not reach its end (the decision cap, or an error)",
+        "winner": "the sole winner's seat; null on a tie and in a truncated game",
+        "winners": "the seats sharing the win; empty in a truncated game",
+        "winner_strategy": "the sole winner's strategy spec; else null",
+        "errored": "a strategy raised or chose illegally (--on-error continue)",
+        "error": "the error message (strategy, seat, game seed, turn); null if none",
+        "error_seat": "the seat whose strategy failed; null if none",
+        "error_turn": "the decision (turn) that failed; null if none",
+        "error_strategy": "the failing strategy's spec; null if none",
+    },
+    "seats": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "seat": "the seat (0 = first player)",
+        "strategy": "the strategy spec playing the seat",
+        "strategy_index": "the strategy's position in --strategies",
+        "score": "the seat's final score",
+        "rank": "1 = best; tied seats share a rank",
+        "won": "the seat has a share of the win",
+        "win_share": "1/k for each of k tied winners; 0 otherwise and in truncated games",
+    },
+    "turns": {
+        "run": "the run (as in games)",
+        "game": "the game's name",
+        "game_id": "the game (games.game_id)",
+        "turn": "the decision's index within its game (0, 1, ...)",
+        "seat": "the seat that decided",
+        "kind": "the action kind: which action columns the row fills (the others are -1)",
+        "score": "the deciding seat's score after the decision",
+        "scores": "every seat's score after the decision, by seat",
+    },
+}
+
+
 class TurnLog:
-    """Column buffers for the ``turns`` table, appended to by ``runner.play_game``.
+    """Column buffers for the ``turns`` table, appended to by ``sim.play.play_game``.
 
     Action fields and scores are kept flat (``flat_fields``: each decision's action fields
     one after the other; ``flat_scores``: every seat's score after each decision), so a

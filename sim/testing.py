@@ -26,6 +26,10 @@ It checks, each as a named step of the ``Report`` it returns:
 * ``snapshot``: ``from_dict(to_dict(state))`` mid-game plays on exactly like the original;
 * ``copy``: ``copy`` shares no mutable object with the original, equals it and plays on like it;
 * ``jobs``: a run with ``--jobs 1`` and one with ``--jobs 2`` write byte-identical Parquet parts.
+
+The ``Report`` also names the optional capabilities the game declares (``sim.game.CAPABILITIES``:
+``determinize``, ``evaluate``, ``action_kinds``, its plug-in's ``picture``, ...), the steps that depend on
+one being skipped where it is not declared.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import IllegalChoice
-from sim.game import Game
+from sim.game import CAPABILITIES, Game, capabilities, capability
 
 #: decisions between two ``illegal``/``hidden`` probes of a playout (each probe copies the state)
 PROBE_EVERY = 3
@@ -58,11 +62,13 @@ class ConformanceError(AssertionError):
 
 @dataclasses.dataclass
 class Report:
-    """What ``check_game`` checked: step name -> how many times, and the steps it skipped, with why."""
+    """What ``check_game`` checked: step name -> how many times, the steps it skipped, with why, and the
+    optional capabilities the game declares (``sim.game.CAPABILITIES``)."""
 
     game: str
     checked: dict[str, int] = dataclasses.field(default_factory=dict)
     skipped: dict[str, str] = dataclasses.field(default_factory=dict)
+    capabilities: tuple[str, ...] = ()
 
     def count(self, step: str, n: int = 1) -> None:
         self.checked[step] = self.checked.get(step, 0) + n
@@ -121,7 +127,7 @@ def check_game(
     from sim.rules import resolve
 
     rules = resolve(game, rules or {})  # every switch, as the runner hands them to new_state
-    report = Report(game.name)
+    report = Report(game.name, capabilities=capabilities(game))
     check_declaration(game, report)
     counts = _counts(game, players)
     cap = max_decisions or game.default_max_decisions
@@ -176,7 +182,7 @@ def check_declaration(game: Game, report: Report) -> None:
         expect(all(isinstance(f, str) for f in fields), where, f"{attr} must be names (strings)")
         expect(len(set(fields)) == len(fields), where, f"{attr} names a column twice: {fields}")
     expect(game.default_max_decisions > 0, where, "default_max_decisions must be positive")
-    kinds = getattr(game, "action_kinds", None)
+    kinds = capability(game, "action_kinds")
     if kinds is not None:
         for kind, used in kinds.items():
             unknown = set(used) - set(game.action_fields)
@@ -262,7 +268,7 @@ def _decide(play: _Playout, n: int, report: Report) -> dict[int, Any]:
 def _record_and_apply(play: _Playout, n: int, choices: dict[int, Any]) -> None:
     """``record`` before ``apply`` (its width is ``action_fields``'), then the choices, then ``scores``."""
     game, state = play.game, play.state
-    kinds = getattr(game, "action_kinds", None)
+    kinds = capability(game, "action_kinds")
     width = len(game.action_fields)
     for seat, option in choices.items():
         kind, fields = game.record(state, seat, option)
@@ -309,8 +315,8 @@ def illegal_candidate(play: _Playout, seat: int) -> Any:
     """An option ``seat`` is not offered now: the game's own ``illegal_option(state, seat)`` where
     declared, else the latest option seen earlier in the playout, of a type the seat is offered now,
     that is not among its options (None when there is none)."""
-    declared = getattr(play.game, "illegal_option", None)
-    if callable(declared):
+    declared = capability(play.game, "illegal_option")
+    if declared is not None:
         return declared(play.state, seat)
     options = play.game.legal_options(play.state, seat)
     legal = {option_key(o) for o in options}
@@ -349,12 +355,12 @@ def probe_illegal(play: _Playout, choices: dict[int, Any], report: Report) -> No
     report.count("illegal")
 
 
-def _declared(game: Game, step: str, signature: str, report: Report) -> Callable[..., Any] | None:
-    """The game's optional method named in ``signature``, or None with ``step`` noted as skipped."""
-    method = getattr(game, signature.split("(")[0], None)
-    if not callable(method):
-        report.skipped[step] = f"{game.name} declares no {signature}"
-        return None
+def _declared(game: Game, step: str, name: str, report: Report) -> Callable[..., Any] | None:
+    """The game's optional method ``name`` (a capability of ``sim.game.CAPABILITIES``), or None with
+    ``step`` noted as skipped."""
+    method = capability(game, name)
+    if method is None:
+        report.skipped[step] = f"{game.name} declares no {CAPABILITIES[name].form}"
     return method
 
 
@@ -363,7 +369,7 @@ def probe_hidden(play: _Playout, n: int, report: Report) -> None:
     ``to_move`` and (when it moves) its options, and leaves the true state alone; counts the samples that
     changed hidden information."""
     game, state = play.game, play.state
-    determinize = _declared(game, "hidden", "determinize(state, seat, rng)", report)
+    determinize = _declared(game, "hidden", "determinize", report)
     if determinize is None:
         return
     before = plain(game.to_dict(state))
@@ -392,7 +398,7 @@ def probe_evaluate(play: _Playout, n: int, report: Report) -> None:
     """Every seat's ``evaluate`` is a number in [0, 1], the same when asked again, and leaves the state
     alone."""
     game, state = play.game, play.state
-    evaluate = _declared(game, "evaluate", "evaluate(state, seat)", report)
+    evaluate = _declared(game, "evaluate", "evaluate", report)
     if evaluate is None:
         return
     before = plain(game.to_dict(state))
@@ -412,9 +418,9 @@ def probe_evaluate(play: _Playout, n: int, report: Report) -> None:
 def final(game: Game, n: int, rules: dict[str, Any], seed: int, cap: int) -> tuple[list[float], int]:
     """(final scores, decisions) of one game of ``random`` players from game seed ``seed`` (``rules``: the
     switches to change; the others keep their defaults)."""
+    from sim.play import play_game
     from sim.rules import resolve
-    from sim.runner import play_game
-    from strategies.registry import parse_spec
+    from sim.specs import parse_spec
 
     specs = [parse_spec("random", game.name)] * n
     outcome = play_game(game, n, resolve(game, rules), game.load_data(None), seed, specs, cap)

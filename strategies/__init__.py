@@ -1,1 +1,1 @@
-"""Scripted strategies, found by name through ``strategies.registry``."""
+"""Scripted and search strategies, found by name through ``sim.specs``."""

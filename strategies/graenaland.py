@@ -65,7 +65,7 @@ from sim.games.graenaland.state import (
 )
 from sim.games.graenaland.view import GraenalandView
 from sim.games.graenaland.votes import tally
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 GOAL_WEIGHT = 1.0  # a goal met
 PROGRESS_WEIGHT = 1.0  # full progress towards one goal

@@ -44,7 +44,7 @@ from sim.games.greenland.state import (
     Option,
 )
 from sim.games.greenland.view import GreenlandView
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 #: how much an elder of each rank is worth per generation left (Chief .. Mariner)
 RANK_USE = (0.25, 0.3, 0.3, 0.3, 0.45, 0.35)

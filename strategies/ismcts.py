@@ -56,14 +56,13 @@ most visited arm among the searcher's real options (with ``keep``, the prior's u
 
 **The defaults** (40 iterations, ``tree=1``, ``width=4``, ``keep=1``, playouts of the best scripted
 strategy to the end, ``reward=score``) are the strongest measured against the games' best scripted
-players (the README's "Search strategies" has the figures): with those players as opponents a rollout of
+players (docs/search.md has the figures): with those players as opponents a rollout of
 their own policy predicts what they will do, and the paired comparison keeps the scripted move unless a
 better one shows.  ``tree=0:width=0:keep=0:playout=random:depth=30:reward=win:iterations=100`` is the
 classic open-tree ISMCTS of earlier versions.  A game's plug-in may set its own defaults for any of
-these (``GamePlugin.search``, applied by ``strategies.registry.parse_spec`` where a spec leaves a
+these (``GamePlugin.search``, applied by ``sim.specs.parse_spec`` where a spec leaves a
 parameter unset): Greenland's are 24 iterations and playouts cut at 60 decision points, its full playouts
-being long (chosen for cost: at them the search plays about as well as greedy, the README's "Search
-strategies").
+being long (chosen for cost: at them the search plays about as well as greedy, docs/search.md).
 """
 
 from __future__ import annotations
@@ -76,7 +75,8 @@ from typing import Any
 import numpy as np
 
 from sim.search import REWARDS, SearchContext, option_key, rewards
-from strategies.base import Strategy
+from sim.specs import best_strategy, parse_spec, scripted_names
+from sim.strategy import Strategy
 
 #: an arm's visits, summed reward of its own seat, and availability (visits of its node while legal)
 VISITS, TOTAL, AVAIL = 0, 1, 2
@@ -162,9 +162,8 @@ class ISMCTSStrategy(Strategy):
 
     def check_game(self, game: str) -> None:
         """Refuse a ``playout`` or ``prior`` that is no strategy of ``game``, or one that searches, naming
-        the values allowed (``strategies.registry.parse_spec`` calls this when it parses a spec)."""
+        the values allowed (``sim.specs.parse_spec`` calls this when it parses a spec)."""
         from sim.errors import SkaldError
-        from strategies.registry import parse_spec, scripted_names
 
         for key, off in (("playout", "random"), ("prior", "none")):
             text = getattr(self, key)
@@ -472,9 +471,7 @@ def playout_spec(game: Any, text: str) -> Any:
 
 def prior_spec(game: Any, text: str) -> Any:
     """The prior's strategy spec for ``game`` (None: no prior): ``text`` parsed, or for an empty
-    ``text`` the game's best scripted strategy (``best_strategy``)."""
-    from strategies.registry import parse_spec
-
+    ``text`` the game's best scripted strategy (``sim.specs.best_strategy``)."""
     if text == "none":
         return None
     if not text:
@@ -482,14 +479,3 @@ def prior_spec(game: Any, text: str) -> Any:
         if not text:
             return None
     return parse_spec(text, game.name)
-
-
-def best_strategy(name: str) -> str | None:
-    """The best scripted strategy of game ``name``: its plug-in's first strategy (the plug-ins list
-    their strongest first: greedy in all four games, which no other scripted strategy beats
-    significantly in seat-rotated matches against three greedy players, ``tools/search_strength.py``'s
-    note in the README); None for a game with no plug-in or no strategies of its own."""
-    from sim.games import GAMES
-
-    plugin = GAMES.get(name)
-    return None if plugin is None else next(iter(plugin.strategies), None)

@@ -32,7 +32,7 @@ from sim.games.knarr.data import (
 )
 from sim.games.knarr.state import HELMET, Option
 from sim.games.knarr.view import KnarrView
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 #: expected share of future actions per activation row (explore B, explore A, recruit old, recruit new)
 ROW_SHARE = (0.15, 0.25, 0.4, 0.2)

@@ -24,7 +24,7 @@ from sim.games.mainland.items import (
 from sim.games.mainland.lookahead import ties
 from sim.games.mainland.state import GATHER, KEEP, PASS, REPLACE, START
 from sim.games.mainland.view import MainlandView
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 REQUIREMENT_ITEMS = np.array([WHEAT, WOOD, GOLD, VILLAGE, TOWER, WARRIOR, RIDER])
 #: how far up the chain village -> tower -> warrior -> rider -> castle an item stands

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 #: uniform draws taken from the generator at a time (one call per block, not one per decision)
 BLOCK = 256

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 
 class _Broken(Strategy):

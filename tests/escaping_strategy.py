@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from strategies.base import Strategy
+from sim.strategy import Strategy
 from tests.broken_strategy import _Broken
 
 

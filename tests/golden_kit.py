@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.games import get_game
-from sim.runner import play_game
+from sim.play import play_game
+from sim.specs import parse_spec
 from sim.tables import TurnLog
-from strategies.registry import parse_spec
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_SEED = 2026

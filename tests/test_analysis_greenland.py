@@ -1,4 +1,4 @@
-"""Greenland's balance questions through ``analysis.greenland`` and the report: tiny real runs
+"""Greenland's balance questions through ``analysis.games.greenland.questions`` and the report: tiny real runs
 (2, 3 and 4 tribes, and the 4-tribe deals again with ``conversion=any``)."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import greenland, inference
-from analysis.report import write_report
-from analysis.runs import open_runs
-from analysis.study import packaged
+from analysis.data.runs import open_runs
+from analysis.games.greenland import questions as greenland
+from analysis.report.report import write_report
+from analysis.stats import inference
+from analysis.study.study import packaged
 from sim.cli import _main
 
 SECTIONS = ["greenland-tribes", "greenland-conversion", "greenland-scores", "greenland-length"]
@@ -103,7 +104,7 @@ def test_tribe_and_strategy_outcomes(runs) -> None:
 
 def _pooled(rates: dict[str, tuple[int, int]]) -> pl.DataFrame:
     """A ``pooled_outcomes``-like frame: tribe -> (survivors, seats)."""
-    from analysis.stats import wilson_interval
+    from analysis.stats.stats import wilson_interval
 
     rows = []
     for tribe, (alive, n) in rates.items():
@@ -255,7 +256,7 @@ def test_tribe_win_test_is_one_draw_per_game_not_a_2xk_table() -> None:
     """With all four categories in every game, a 2×k table inflates the statistic by k/(k-1). Four
     tribes seated once in each of 40 games (wins 16, 10, 8, 6): the per-game test is
     inference.one_per_game_test's chi-square, the 2×k table's statistic is 4/3 of it and its p smaller."""
-    from analysis import inference, stats
+    from analysis.stats import inference, stats
 
     wins = [16.0, 10.0, 8.0, 6.0]
     counts = np.ones((40, 4))
@@ -285,8 +286,8 @@ def test_tribe_win_test_where_the_tribes_vary_by_game() -> None:
 def test_spread_chart_labels_do_not_collide() -> None:
     """No colliding labels (Greenland's 4p spreads once read "over lastwin score"): three panels of the
     spreads chart with both conversion rules, each measure's tick label whole and clear of its neighbours."""
-    from analysis import charts
-    from analysis.sections.greenland import SPREAD_AXIS
+    from analysis.games.greenland.sections import SPREAD_AXIS
+    from analysis.present import charts
 
     frame = pl.DataFrame(
         [

@@ -1,4 +1,4 @@
-"""analysis.inference by hand and against statsmodels and scipy: blocks, cluster-robust rates and means,
+"""analysis.stats.inference by hand and against statsmodels and scipy: blocks, cluster-robust rates and means,
 paired comparisons, the seat tests, multiplicity and power (reference/analysis-methods.md)."""
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import pytest
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from analysis import balance, inference, records, stats
-from analysis.runs import open_runs
+from analysis.data import design
+from analysis.data.runs import open_runs
+from analysis.questions import balance, win_rates
+from analysis.stats import inference, stats
 from tests.analysis_testkit import as_rotation, write_results
 
 
@@ -25,12 +27,12 @@ def test_blocks_are_base_games_under_rotation_and_games_otherwise(tmp_path: Path
     scores = [[2, 1], [1, 2], [2, 1], [2, 1]]
     fixed = write_results(tmp_path / "fixed", scores, ["A", "B"])
     rotated = as_rotation(write_results(tmp_path / "rot", scores, ["A", "B"]), 2)
-    assert inference.block_key("rotate") == inference.block_key("exhaustive") == "base_game"
-    assert inference.block_key("random") == inference.block_key("fixed") == "game_id"
+    assert design.block_key("rotate") == design.block_key("exhaustive") == "base_game"
+    assert design.block_key("random") == design.block_key("fixed") == "game_id"
     for folder, blocks in ((fixed, 4), (rotated, 2)):
-        games = inference.design_games(open_runs(folder)).collect()
+        games = design.design_games(open_runs(folder)).collect()
         assert games["block"].n_unique() == blocks
-    games = inference.design_games(open_runs(rotated)).collect().sort("game_id")
+    games = design.design_games(open_runs(rotated)).collect().sort("game_id")
     assert games["block"].to_list() == ["rot#0", "rot#0", "rot#1", "rot#1"]
 
 
@@ -173,7 +175,7 @@ def test_holm_written_out_equals_statsmodels() -> None:
     """``multiplicity.holm`` gives statsmodels' Holm numbers, ties and p values near 1 included."""
     from statsmodels.stats.multitest import multipletests
 
-    from analysis.multiplicity import holm
+    from analysis.stats.multiplicity import holm
 
     rng = np.random.default_rng(7)
     for size in (1, 2, 5, 26, 54):
@@ -215,7 +217,7 @@ def test_balance_tables_state_games_blocks_and_excluded(tmp_path: Path) -> None:
 
 
 def test_records_rates_leave_out_truncated_and_errored_games(tmp_path: Path) -> None:
-    """``records.seat_win_rates`` and ``strategy_win_rates`` leave truncated and errored games out, as
+    """``win_rates.seat_win_rates`` and ``strategy_win_rates`` leave truncated and errored games out, as
     ``balance`` does (counting them as losses, 10 games with 2 truncated showed 60% in one place and 75%
     in the other)."""
     scores = [[2, 1]] * 6 + [[1, 2]] * 2 + [[2, 1]] * 2  # seat 0 wins 8 of 10, two of those truncated
@@ -226,9 +228,9 @@ def test_records_rates_leave_out_truncated_and_errored_games(tmp_path: Path) -> 
     pq.write_table(
         table.set_column(table.schema.get_field_index("errored"), "errored", pa.array(errored)), path
     )
-    by_seat = records.seat_win_rates(folder)
+    by_seat = win_rates.seat_win_rates(folder)
     assert by_seat["win_rate"].to_list() == [pytest.approx(0.75), pytest.approx(0.25)]
     assert by_seat["games"].to_list() == [8, 8] and by_seat["excluded"].to_list() == [2, 2]
     assert balance.seat_balance(open_runs(folder))["win_rate"].to_list() == by_seat["win_rate"].to_list()
-    by_strategy = records.strategy_win_rates(folder)
+    by_strategy = win_rates.strategy_win_rates(folder)
     assert by_strategy.filter(pl.col("strategy") == "A")["win_rate"].to_list() == [pytest.approx(0.75)]

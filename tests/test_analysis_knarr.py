@@ -1,5 +1,5 @@
-"""Knarr's balance questions through ``analysis.knarr`` and the report: a tiny real run (2 players,
-12 games) of the base game and of the skáli/raid expansion."""
+"""Knarr's balance questions through ``analysis.games.knarr.questions`` and the report: a tiny real run (2
+players, 12 games) of the base game and of the skáli/raid expansion."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis import knarr
-from analysis.report import write_report
-from analysis.runs import open_runs
-from analysis.study import packaged
+from analysis.data.runs import open_runs
+from analysis.games.knarr import questions as knarr
+from analysis.report.report import write_report
+from analysis.study.study import packaged
 from sim.cli import _main
 
 SECTIONS = ["knarr-seats", "knarr-scores", "knarr-holdings", "knarr-raids"]
@@ -74,6 +74,7 @@ def test_report_sections(results: Path, tmp_path: Path) -> None:
     assert [s for s in found if s.startswith("knarr")] == [
         *SECTIONS,
         "knarr-strength",
+        "knarr-score-spreads",
         "knarr-curves",
         "knarr-variants",
         "knarr-game-to-watch",  # after the game's sections

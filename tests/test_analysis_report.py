@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from analysis.report import write_report
+from analysis.report.report import write_report
 from sim.cli import _main
 from tests.analysis_testkit import write_results
 from tests.browser_kit import FLAGS, chromium
@@ -269,7 +269,7 @@ def test_seat_verdict_counts_holm_adjusted_groups_not_raw_chi_square() -> None:
     independent-games chi-square p is 0.01 but whose Holm p over 4 groups is 0.08 is not significant."""
     import polars as pl
 
-    from analysis.sections.blocks import correction_words, seat_test_words, significant_groups
+    from analysis.present.blocks import correction_words, seat_test_words, significant_groups
 
     tests = pl.DataFrame([_seat_row(), _seat_row(p_adjusted=0.03)])
     assert significant_groups(tests) == 1

@@ -1,4 +1,4 @@
-"""analysis.stats against hand computations."""
+"""analysis.stats.stats against hand computations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from analysis import stats
+from analysis.stats import stats
 
 
 def test_wilson_known_values() -> None:
@@ -134,7 +134,7 @@ def test_summarize_gives_t_intervals_and_none_of_zero_width() -> None:
     zero-width intervals where every value was the same."""
     import polars as pl
 
-    from analysis.scores import summarize
+    from analysis.questions.scores import summarize
 
     frame = pl.DataFrame({"g": ["a"] * 5 + ["b"] * 3, "x": [1.0, 2.0, 3.0, 4.0, 5.0, 13.0, 13.0, 13.0]})
     out = {row["g"]: row for row in summarize(frame, "x", ["g"]).iter_rows(named=True)}

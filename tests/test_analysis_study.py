@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import study as studies
+from analysis.data import study_file
+from analysis.study import study as studies
 from sim.cli import _main
 from sim.errors import SkaldError
 
@@ -26,7 +27,7 @@ variants = [{ label = "strict", castle_needs_overlap = true }, { castle_needs_ov
 
 
 def test_parse_and_plan() -> None:
-    spec = studies.parse(GOOD, "tiny.toml")
+    spec = study_file.parse(GOOD, "tiny.toml")
     planned = spec.plan()
     assert [r.name for r in planned] == [
         "mainland-2p-strict",
@@ -67,19 +68,20 @@ BAD = [
 @pytest.mark.parametrize(("text", "message"), BAD)
 def test_malformed_files_get_one_line_errors(text: str, message: str) -> None:
     with pytest.raises(SkaldError) as info:
-        studies.parse(text, "'bad.toml'")
+        study_file.parse(text, "'bad.toml'")
     assert message in str(info.value)
     assert str(info.value).startswith("study file 'bad.toml': ")
     assert "\n" not in str(info.value)
 
 
 def test_too_few_strategies_and_duplicate_folders() -> None:
-    spec = studies.parse("[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=4\nstrategies=['a','b']", "f")
+    text = "[study]\nname='x'\n[[runs]]\ngame='mainland'\nplayers=4\nstrategies=['a','b']"
+    spec = study_file.parse(text, "f")
     with pytest.raises(SkaldError, match="2 strategies given for 4 players"):
         spec.plan()
     twice = "[study]\nname='x'\n" + "[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['greedy']\n" * 2
     with pytest.raises(SkaldError, match="share the folder 'mainland-2p'"):
-        studies.parse(twice, "f").plan()
+        study_file.parse(twice, "f").plan()
 
 
 def test_packaged_studies_parse() -> None:
@@ -149,7 +151,7 @@ def test_readme_study_example_parses() -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     block = re.search(r"```toml\n(.*?)```", readme, re.S)
     assert block, "README has a TOML study example"
-    planned = studies.parse(block.group(1), "README").plan()
+    planned = study_file.parse(block.group(1), "README").plan()
     assert [r.name for r in planned] == [
         "mainland-3p-strict",
         "mainland-3p-loose",
@@ -161,13 +163,13 @@ def test_readme_study_example_parses() -> None:
 def test_cli_all_runs_what_it_can(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tiny = studies.parse(
+    tiny = study_file.parse(
         "[study]\nname='tiny'\ngames=12\njobs=1\n[[runs]]\ngame='mainland'\nplayers=2\n"
         "strategies=['greedy','random']\n[[runs]]\nname='odd'\ngame='mainland'\nplayers=2\n"
         "strategies=['greedy']\nrules={no_such_switch=true}\n",
         "tiny.toml",
     )
-    later = studies.parse(
+    later = study_file.parse(
         "[study]\nname='later'\n[[runs]]\ngame='nosuchgame'\nplayers=3\nstrategies=['x']", "l"
     )
     monkeypatch.setattr(studies, "packaged", lambda: {"tiny": tiny, "later": later})
@@ -180,12 +182,12 @@ def test_cli_all_runs_what_it_can(
 
 
 def test_a_run_two_studies_share_is_played_once(tmp_path: Path) -> None:
-    from analysis.runs import open_runs
+    from analysis.data.runs import open_runs
 
     text = "[study]\nname='one'\ngames=6\nseed=977\njobs=1\n[[runs]]\ngame='mainland'\nplayers=2\n"
     text += "strategies=['greedy','random']\n"
-    first = studies.parse(text, "one.toml")
-    second = studies.parse(text.replace("'one'", "'two'"), "two.toml")
+    first = study_file.parse(text, "one.toml")
+    second = study_file.parse(text.replace("'one'", "'two'"), "two.toml")
     studies.run_study(first, out=tmp_path / "one", progress=False, report=False)
     notes: list[str] = []
     studies.run_study(second, out=tmp_path / "two", progress=False, report=False, on_skip=notes.append)

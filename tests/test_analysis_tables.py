@@ -8,8 +8,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis import balance, graenaland, scores, stats, strength
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.games.graenaland import questions as graenaland
+from analysis.games.mainland import questions as mainland_questions
+from analysis.questions import balance, scores, strength
+from analysis.stats import stats
 from sim.errors import SkaldError
 from tests.analysis_testkit import write_results
 
@@ -87,18 +90,18 @@ def test_score_spreads_by_hand(two: Path) -> None:
     assert table["close"].to_list() == [0.25]
     by_strategy = scores.score_distribution(runs, ("strategy",))
     assert by_strategy.filter(pl.col("strategy") == "A")["mean"].to_list() == [31 / 4]
-    sources = scores.point_sources(runs, ("players",))
+    sources = mainland_questions.point_sources(runs, ("players",))
     share = dict(zip(sources["source"], sources["share"], strict=True))
     assert share["mainland_tiles"] == pytest.approx(24 / 54)  # tiles 4+2+2+4+3+3+5+1, scores sum 54
     assert sum(share.values()) == pytest.approx(1.0)
-    size = scores.mainland_size(runs, ("strategy",))
+    size = mainland_questions.mainland_size(runs, ("strategy",))
     assert size.filter(pl.col("strategy") == "A")["mean"].to_list() == [3.5]
 
 
 def test_mainland_columns_are_required(tmp_path: Path) -> None:
     folder = write_results(tmp_path / "bare", [[1, 2]], ["A", "B"])
     with pytest.raises(SkaldError, match="needs seat columns mainland_tiles"):
-        scores.mainland_size(open_runs(folder))
+        mainland_questions.mainland_size(open_runs(folder))
 
 
 def test_compare_variants_and_folders(tmp_path: Path) -> None:
@@ -249,7 +252,7 @@ def test_graenaland_three_player_by_hand(tmp_path: Path) -> None:
 
 
 def test_graenaland_populations() -> None:
-    from analysis.runs import Run
+    from analysis.data.runs import Run
 
     def run(players: int, value: str | None) -> Run:
         rules = {} if value is None else {"three_player_adjustments": value}

@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from analysis import graenaland
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.games.graenaland import questions as graenaland
 from sim.tables import check_part
 from tools import calibrate
 

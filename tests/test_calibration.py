@@ -12,7 +12,7 @@ shifts of k strategies of unequal skill (one game per shift), with
   correlation of 0.633: DEFF = 1 + (m − 1)ρ ≈ 2.9 for blocks of m = 4 (Greenland's game length).
 
 Every replicate is drawn with numpy at once and fed to the functions the analysis itself calls
-(``analysis.inference``, which ``balance`` and ``records`` use);
+(``analysis.stats.inference``, which ``balance`` and ``records`` use);
 ``test_records_go_through_the_same_functions`` checks on one replicate written as real records that
 ``balance`` gives the same numbers.  The old functions' figures are computed beside the new ones (the
 ``old`` entries) as a record of what was wrong, without asserting that they stay wrong.
@@ -27,8 +27,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import balance, inference, stats
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.questions import balance
+from analysis.stats import inference, stats
 from tests.analysis_testkit import as_rotation, write_results
 
 ALPHA = 0.05
@@ -291,7 +292,7 @@ def test_the_fair_game_balance_is_the_noise_floor_of_balance() -> None:
     """A perfectly fair game shows Balance 0.867 at 4p/60 games, 0.927 at 3p/180 and 0.949 at 4p/400;
     ``stats.fair_balance`` gives that floor, the same value every time, and it is what
     the Balance of fair games averages (independent draws here, not the function's own stream)."""
-    from analysis import stats
+    from analysis.stats import stats
 
     for k, n, seen in ((4, 60, 0.867), (3, 180, 0.927), (4, 400, 0.949)):
         assert abs(stats.fair_balance(k, n) - seen) < 0.005

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import inference
+from analysis.stats import inference
 from tests.test_calibration import ALPHA, FPR_BAND
 
 REPS = 1000

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.scores import summarize
+from analysis.questions.scores import summarize
 from tests.test_calibration import COVERAGE_BAND, GREENLAND, Design, game_values
 
 REPS = 1000

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import inference, stats
+from analysis.stats import inference, stats
 from tests.test_calibration import ALPHA, FPR_BAND
 
 REPS = 1000

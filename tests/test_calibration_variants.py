@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import balance, fairness_change, inference, stats
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.questions import balance, fairness_change
+from analysis.stats import inference, stats
 from tests.analysis_testkit import as_rotation, write_results
 from tests.test_calibration import ALPHA, COVERAGE_BAND, FPR_BAND
 
@@ -202,9 +203,9 @@ def test_compare_variants_goes_through_the_same_functions(tmp_path: Path) -> Non
 
 def test_fairness_changes_decide_the_change_with_change_decision(tmp_path: Path) -> None:
     """A rule-variant comparison decides whether seat fairness changes by more than the margin with
-    ``analysis.decide.change_decision`` on the two variants' block matrices (the records give the same
+    ``analysis.stats.decide.change_decision`` on the two variants' block matrices (the records give the same
     decision, interval and p as the arrays), and decides each side with ``seat_decision``."""
-    from analysis.decide import change_decision, seat_decision
+    from analysis.stats.decide import change_decision, seat_decision
 
     ya, yb, m = draw_pair(np.random.default_rng(207), 1, SHRINKS)
     _paired_records(tmp_path / "s" / "base", ya[0], {"castle_needs_overlap": True})

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import polars as pl
+import pytest
 
-from analysis import charts
+from analysis.present import charts
 
 
 def test_every_built_in_strategy_has_its_own_colour_in_every_chart() -> None:
@@ -23,6 +24,25 @@ def test_unknown_names_take_unused_colours() -> None:
     colours = charts.strategy_colours(["greedy", "my.module:Bot", "greedy:depth=2", "other"])
     assert len(set(colours.values())) == 4
     assert colours["greedy"] == charts.strategy_colours(["greedy"])["greedy"]
+
+
+def test_another_installed_plug_in_moves_no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same records give the same charts whatever else is installed: a game plug-in registered
+    before Skald's own, with strategies of its own, leaves every colour as it was (built-in strategies
+    and names no game knows)."""
+    import dataclasses
+
+    from sim import specs
+    from sim.games import GAMES
+
+    names = ["greedy", "elder", "collector", "random", "my.module:Bot", "other"]
+    before = charts.strategy_colours(names)
+    extra = dataclasses.replace(GAMES["mainland"], name="aaa", game="aaa_plugin.game:GAME")
+    monkeypatch.setattr(charts, "GAMES", {"aaa": extra, **GAMES})
+    real = specs.builtin_names
+    monkeypatch.setattr(specs, "builtin_names", lambda g: ["blocker", "zz"] if g == "aaa" else real(g))
+    assert charts.known_strategies()[-2:] == ["blocker", "zz"]
+    assert charts.strategy_colours(names) == before
 
 
 def _point_colours(fig: plt.Figure) -> list[tuple[float, ...]]:

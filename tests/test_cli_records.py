@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.cli import COLUMN_DOCS, main
+from sim.cli import main
 from sim.games import GAMES, get_game
+from sim.tables import COLUMN_MEANINGS as COLUMN_DOCS
 from sim.tables import games_schema, seats_schema, turns_schema
 
 

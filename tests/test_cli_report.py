@@ -29,10 +29,10 @@ def test_an_unwritable_or_missing_output_path_is_one_line_before_the_work(
     run_folder: Path, tmp_path: Path, capsys, monkeypatch, target: str, reason: str
 ) -> None:
     """`skald report RUN -o /proc/nope/r.html` printed a 51-line traceback with exit 1."""
-    import analysis.runs
+    import analysis.data.runs
 
     checked: list[Path] = []
-    monkeypatch.setattr(analysis.runs, "check_parts", lambda folder, *args: checked.append(folder))
+    monkeypatch.setattr(analysis.data.runs, "check_parts", lambda folder, *args: checked.append(folder))
     (tmp_path / "file").write_text("x")
     path = target.format(file=tmp_path / "file")
     assert _main(["report", str(run_folder), "-o", path]) == 2
@@ -51,7 +51,7 @@ def test_a_folder_given_as_the_report_file_is_refused(run_folder: Path, tmp_path
 def test_a_report_stopped_halfway_leaves_the_previous_one_whole(
     run_folder: Path, tmp_path: Path, capsys, monkeypatch
 ) -> None:
-    import analysis.report
+    import analysis.report.report
 
     target = tmp_path / "new" / "r.html"
     target.parent.mkdir()  # a missing folder is refused (tests/test_overwrite_safety.py)
@@ -67,7 +67,7 @@ def test_a_report_stopped_halfway_leaves_the_previous_one_whole(
     def broken(*args: object, **kwargs: object) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analysis.report, "render", broken)
+    monkeypatch.setattr(analysis.report.report, "render", broken)
     assert _main(["report", str(run_folder), "-o", str(target)]) == 130
     assert files() == before  # no temporary file left
     capsys.readouterr()

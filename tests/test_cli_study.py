@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import study as studies
+from analysis.data import study_file
+from analysis.study import study as studies
 from sim.cli import _main
 from sim.resume import partial_path
 
@@ -94,8 +95,8 @@ def test_a_study_folder_that_holds_a_study_is_refused_without_overwrite(
 
 
 def test_all_refuses_before_it_runs_anything(tmp_path: Path, capsys, monkeypatch) -> None:
-    tiny = studies.parse(TINY, "tiny.toml")
-    other = studies.parse(TINY.replace('"tiny"', '"other"'), "other.toml")
+    tiny = study_file.parse(TINY, "tiny.toml")
+    other = study_file.parse(TINY.replace('"tiny"', '"other"'), "other.toml")
     monkeypatch.setattr(studies, "packaged", lambda: {"tiny": tiny, "other": other})
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "study.toml").write_text(TINY)

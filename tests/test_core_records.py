@@ -1,4 +1,4 @@
-"""analysis.records: scanning parts and win rates with Wilson intervals."""
+"""analysis.data.records: scanning parts and win rates with Wilson intervals."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.records import scan, seat_win_rates, strategy_win_rates, wilson
+from analysis.data.records import scan, wilson
+from analysis.questions.win_rates import seat_win_rates, strategy_win_rates
 from sim.errors import SkaldError
 from sim.game import Result
 from sim.tables import GameRows

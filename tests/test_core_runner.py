@@ -9,9 +9,10 @@ import polars as pl
 import pytest
 
 from sim.errors import PlayError, SkaldError
-from sim.runner import chunk_ranges, play_game
+from sim.play import play_game
+from sim.runner import chunk_ranges
+from sim.specs import parse_spec
 from sim.tables import PartKey, TurnLog
-from strategies.registry import parse_spec
 from tests.toy_game import GAME, HIGH, Recorder, toy_run
 
 RULES = {"rounds": 4, "endless": False, "bonus": 0.0}

@@ -6,9 +6,9 @@ import random
 
 import numpy as np
 
-from sim.runner import play_game
+from sim.play import play_game
 from sim.seeding import game_seed, state_seed, streams
-from strategies.registry import parse_spec
+from sim.specs import parse_spec
 from tests.toy_game import GAME
 
 

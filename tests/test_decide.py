@@ -1,4 +1,4 @@
-"""Decisions against a margin (``analysis.decide``): the three outcomes, one statistic per sentence, the
+"""Decisions against a margin (``analysis.stats.decide``): the three outcomes, one statistic per sentence, the
 page rule, and a small calibration on synthetic block records of known truth with the stopping rule in
 the loop (``tools/calibrate_decisions.py`` runs the full one).
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from analysis.decide import (
+from analysis.stats.decide import (
     CHANGES,
     DIFFERS,
     FAIR,
@@ -34,9 +34,9 @@ from analysis.decide import (
     seat_decision,
     seat_gap_decision,
 )
-from analysis.decide.core import holm_last_axis
-from analysis.multiplicity import adjust, holm
-from analysis.sequential import plan_looks
+from analysis.stats.decide.core import holm_last_axis
+from analysis.stats.multiplicity import adjust, holm
+from analysis.stats.sequential import plan_looks
 from tools import calibrate_decisions as cal
 
 ALPHA = 0.05

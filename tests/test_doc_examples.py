@@ -68,8 +68,8 @@ SKIPPED: dict[str, str] = {
     "skald tune analysis/tunes/graenaland-three-player-layout.toml": "the packaged tune: 60,000 games at its "
     "budget, and the smallest budget its 36 candidates take is still about 10 CPU seconds "
     "(tests/test_tune.py runs the command on small files)",
-    "python -c from sim.testing import check_game;": "the same check_game('tictactoe') as the README's "
-    "block under 'Writing your own game', which runs",
+    "python -c from sim.testing import check_game;": "the same check_game('tictactoe') as the Python "
+    "block of docs/writing-a-game.md, which runs",
     "OUT.partial/games/": "a folder listing, not a command",
     "games/part-00000.parquet": "a folder listing, not a command",
     "sim/ the game-agnostic core": "the source layout, not a command",
@@ -95,14 +95,14 @@ XFAIL: dict[str, str] = {}
 
 #: blocks the commands of every page find as files, by the block's first line: the file's name
 FILES: dict[str, str] = {
-    "# mypkg/cautious.py": "mypkg/cautious.py",  # the README's strategy module
+    "# mypkg/cautious.py": "mypkg/cautious.py",  # the strategy module of docs/writing-a-strategy.md
     "[study]": "my-study.toml",  # the study file the "Studies" page runs with --file my-study.toml
 }
 
 #: what ``made`` plays: the studies the examples read (by name), and run folders they name
 STUDIES = ("mainland-scores", "start-positions", "three-player", "knarr")
 RUNS: dict[str, dict[str, Any]] = {
-    # `skald run mainland --players 4 ... --out results/mainland-demo` (the README's records)
+    # `skald run mainland --players 4 ... --out results/mainland-demo` (docs/running.md; the records page)
     "mainland-demo": {"players": 4, "strategies": ["greedy", "builder", "raider", "random"], "games": 8},
     # where `skald run mainland --players 2` writes (20 games here, not the default 200)
     "mainland-2p-200g-seed42": {"players": 2, "strategies": ["greedy", "random"], "games": 20},
@@ -239,7 +239,7 @@ SHELL = shell_blocks()
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The studies the examples read (``STUDIES``, a few games a run) and the run folders they name
     (``RUNS``), played once per session."""
-    from analysis.study import get, run_study
+    from analysis.study.study import get, run_study
     from sim.runner import RunConfig, run
 
     folder = tmp_path_factory.mktemp("made")
@@ -314,7 +314,7 @@ def test_python_block_runs(block: Block, made: Path, here: Path) -> None:
 @pytest.mark.parametrize("block", params(SQL, lambda b: b.first))
 def test_sql_block_runs_in_duckdb(block: Block, made: Path, here: Path) -> None:
     duckdb = pytest.importorskip("duckdb")
-    from analysis.study import get
+    from analysis.study.study import get
 
     world(made, here, block.text, studies=True)
     result = duckdb.connect().sql(block.text)
@@ -329,7 +329,7 @@ def test_sql_block_runs_in_duckdb(block: Block, made: Path, here: Path) -> None:
 def test_toml_block_is_what_it_shows(block: Block) -> None:
     doc = tomllib.loads(block.text)
     if "study" in doc:  # a study file: it parses, plans its runs, and names only the game's rule switches
-        from analysis.study import parse
+        from analysis.study.study import parse
         from sim.games import get_game
 
         planned = parse(block.text, source=block.where).plan()

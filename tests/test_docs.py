@@ -80,7 +80,7 @@ def test_the_worked_example_beats_random_beyond_a_fair_share(
 ) -> None:
     """Two players, seats rotated over 60 deals: a fair share is 1/2; the 95% interval's lower end must
     lie above it (measured: 0.92 of 40 games, interval 0.79-0.98)."""
-    from analysis.records import strategy_win_rates
+    from analysis.questions.win_rates import strategy_win_rates
     from sim.runner import RunConfig, run
 
     monkeypatch.syspath_prepend(str(ROOT))
@@ -104,7 +104,8 @@ def test_the_worked_example_beats_random_beyond_a_fair_share(
 
 @pytest.mark.parametrize("game", sorted(registered()))
 def test_strategies_prints_whole_plain_descriptions_and_parameters(game: str, capsys) -> None:
-    from strategies.registry import builtin_names, describe, parameters, parse_spec
+    from sim.specs import builtin_names, parameters, parse_spec
+    from sim.strategy import describe
 
     code, out, _ = cli(capsys, "strategies", game)
     assert code == 0

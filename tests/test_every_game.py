@@ -32,10 +32,10 @@ import pytest
 import sim.games
 from sim.game import copy_rng
 from sim.games import GAMES, get_game
-from sim.runner import play_game
+from sim.play import play_game
+from sim.specs import parse_spec
 from sim.tables import TurnLog
 from sim.testing import check_game, final
-from strategies.registry import parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "skald-tictactoe"

@@ -36,7 +36,7 @@ def test_the_example_declares_a_game_that_follows_the_protocol(tictactoe: str) -
 
 
 def test_the_example_plays_reports_and_its_strategy_beats_random(tictactoe: str, tmp_path: Path) -> None:
-    from analysis.report import write_report
+    from analysis.report.report import write_report
 
     summary = run(RunConfig(game=tictactoe, players=2, games=200, strategies=["blocker", "random"],
                             seats="rotate", jobs=1, seed=5, progress=False, out=tmp_path / "run"))

@@ -1,11 +1,11 @@
-"""Which run folders a results path names (``analysis.runs.find_runs``): a run, a study folder of runs, and a
-results folder where single runs and study folders stand side by side."""
+"""Which run folders a results path names (``analysis.data.runs.find_runs``): a run, a study folder of runs,
+and a results folder where single runs and study folders stand side by side."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.runs import find_runs
+from analysis.data.runs import find_runs
 from tests.analysis_testkit import write_results
 
 SCORES = [[3, 1], [2, 5]]

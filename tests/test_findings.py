@@ -16,9 +16,9 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from analysis.findings import DECISION_FIELDS, FIELDS, Finding, document, from_frame, read_findings
-from analysis.report import write_report
-from analysis.verdicts import verdicts
+from analysis.present.findings import DECISION_FIELDS, FIELDS, Finding, document, from_frame, read_findings
+from analysis.report.report import write_report
+from analysis.report.verdicts import verdicts
 from sim.cli import _main
 
 #: the fields every finding has

@@ -14,9 +14,10 @@ import polars as pl
 import pytest
 
 from sim.games import get_game
-from sim.runner import RunConfig, play_game, run
+from sim.play import play_game
+from sim.runner import RunConfig, run
+from sim.specs import parse_spec
 from sim.tables import TurnLog
-from strategies.registry import parse_spec
 
 GOLDEN = Path(__file__).parent / "golden"
 TABLE = {

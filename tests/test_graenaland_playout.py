@@ -23,9 +23,9 @@ from sim.games.graenaland.victory import (
     goals_met,
 )
 from sim.games.graenaland.votes import settlements_on, votes_on
-from sim.runner import play_game
+from sim.play import play_game
+from sim.specs import parse_spec
 from sim.tables import TurnLog
-from strategies.registry import parse_spec
 
 DATA = GAME.load_data(None)
 N_CARDS = len(DATA.card_resource)

@@ -24,9 +24,9 @@ from sim.games.graenaland.options import END, Action, Pay
 from sim.games.graenaland.state import BUILD, FLAT_FIELDS, NESTED_FIELDS, GraenalandState
 from sim.games.graenaland.victory import goal_values
 from sim.games.graenaland.votes import settlements_on, votes_by_territory, votes_on
-from sim.runner import play_game
+from sim.play import play_game
+from sim.specs import parse_spec
 from sim.tables import TurnLog
-from strategies.registry import parse_spec
 
 DATA = GAME.load_data(None)
 CONFIGS = [  # (players, rules): standard games, the five-player offer, the advanced start and cards

@@ -1,6 +1,6 @@
-"""Greenland's tribes decided against the margin (``analysis.greenland.tribe_decision``, the ``tribe
-fairness`` finding): synthetic seat records of known truth (an even game whose tribes are seated unevenly,
-a strong tribe, fewer seats than tribes) and tiny real runs through the section and the verdict."""
+"""Greenland's tribes decided against the margin (``analysis.games.greenland.questions.tribe_decision``, the
+``tribe fairness`` finding): synthetic seat records of known truth (an even game whose tribes are seated
+unevenly, a strong tribe, fewer seats than tribes) and tiny real runs through the section and the verdict."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import greenland, verdicts
-from analysis.balance import with_margin
-from analysis.decide import SEAT_MARGIN, seat_decision
-from analysis.runs import open_runs
-from analysis.sections.greenland_tribes import tribes_section
+from analysis.data.runs import open_runs
+from analysis.games.greenland import questions as greenland
+from analysis.games.greenland.tribes import tribes_section
+from analysis.questions.balance import with_margin
+from analysis.report import verdicts
+from analysis.stats.decide import SEAT_MARGIN, seat_decision
 from sim.cli import _main
 
 TRIBES = ["Tunit", "Norse", "Sea Sámi", "Thule"]

@@ -1,6 +1,6 @@
 """Knarr holdings against a strategy-adjusted base rate, and the Knarr seat verdict, calibrated.
 
-* Which cards go with winning: ``analysis.held.held_vs_expected`` (a permutation of who holds each card
+* Which cards go with winning: ``analysis.stats.held.held_vs_expected`` (a permutation of who holds each card
   within its holders' strategies, blocks kept whole) corrected by Benjamini-Hochberg over the cards.
   Under a global null the verdict calls some card in about 5% of reports, and the per-card rate is
   5%.  The synthetic design is a ``--seats rotate`` run of three strategies of unequal skill with a
@@ -29,8 +29,8 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from analysis import held as held_mod
-from analysis import inference, stats
+from analysis.stats import held as held_mod
+from analysis.stats import inference, stats
 from tests import test_calibration as seats_kit
 
 FPR_BAND = seats_kit.FPR_BAND

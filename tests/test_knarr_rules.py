@@ -373,9 +373,9 @@ def test_seed_305_game_ends_with_the_round_in_which_a_score_reached_40():
     """A.6 'The end is triggered when a player reaches or passes 40 VP. The current round is finished.'
     Game seed 305, 3 players, expansion, greedy/random/random: seat 0 reaches 40 in round 13 with a
     trade and the raid at the end of its turn takes it to 38; round 14 must not be played."""
-    from sim.runner import play_game
+    from sim.play import play_game
+    from sim.specs import parse_spec
     from sim.tables import TurnLog
-    from strategies.registry import parse_spec
 
     log = TurnLog()
     specs = [parse_spec(x, "knarr") for x in ("greedy", "random", "random")]

@@ -11,9 +11,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import ladder, stronger
-from analysis import study as studies
-from analysis.stronger import CHANGES, HOLDS, UNDECIDED
+from analysis.data import study_file
+from analysis.questions import ladder, stronger
+from analysis.questions.stronger import CHANGES, HOLDS, UNDECIDED
+from analysis.study import study as studies
 from sim.cli import _main
 from sim.errors import SkaldError
 
@@ -92,7 +93,7 @@ def test_rungs_are_found_from_the_specs_alone() -> None:
 
 def test_study_all_key_is_checked_and_long_studies_stay_out_of_all() -> None:
     with pytest.raises(SkaldError, match=r"study.all must be true or false, not 'no'$"):
-        studies.parse(
+        study_file.parse(
             "[study]\nname='x'\nall='no'\n[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['greedy']"
         )
     found = studies.packaged()
@@ -210,7 +211,7 @@ def test_the_measurement_study_files_in_tools_parse_and_plan(name: str) -> None:
     valid: the rollout ladder's runs are rungs of the default search, the told study's search runs are as
     large as their scripted mirrors."""
     path = Path(__file__).parent.parent / "tools" / "studies" / f"{name}.toml"
-    plan = studies.parse(path.read_text(), str(path)).plan()
+    plan = study_file.parse(path.read_text(), str(path)).plan()
     if name == "skill-ladder-rollout":
         rungs = [ladder.rung_of(r.strategies) for r in plan]
         assert all(r is not None and ladder.split_spec(r.high)[0] == "ismcts" for r in rungs)

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from analysis.findings import Finding, read_findings
-from analysis.report import write_report
-from analysis.sections.blocks import interval, num, pct
+from analysis.present.blocks import interval, num, pct
+from analysis.present.findings import Finding, read_findings
+from analysis.report.report import write_report
 from sim.cli import _main
 
 SECTIONS = ("mainland-scores", "mainland-points", "mainland-play", "sample-size")

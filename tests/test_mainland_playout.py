@@ -32,9 +32,9 @@ from sim.games.mainland.state import (
     START,
 )
 from sim.games.mainland.view import MainlandView
-from sim.runner import play_game
+from sim.play import play_game
+from sim.specs import parse_spec
 from sim.tables import TurnLog
-from strategies.registry import parse_spec
 from tests.mainland_testkit import canonical_rotation, oracle_legal, random_option, recount
 
 DATA = GAME.load_data(None)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis import charts, stats
-from analysis.estimates import cluster_difference, cluster_mean, cluster_proportion, paired_difference
-from analysis.sections.greenland_common import bars
+from analysis.games.greenland.common import bars
+from analysis.present import charts
+from analysis.stats import stats
+from analysis.stats.estimates import cluster_difference, cluster_mean, cluster_proportion, paired_difference
 
 RNG = np.random.default_rng(15)
 ORDERS = [RNG.permutation(40) for _ in range(12)]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import study as studies
+from analysis.data import study_file
+from analysis.study import study as studies
 from sim.cli import _main
 from sim.outputs import GENERATOR, check_page, foreign, is_page
 from tests import test_sensitivity, test_tune
@@ -170,21 +171,21 @@ def test_a_report_refuses_to_replace_findings_skald_did_not_write_beside_it(
 
 def test_a_page_skald_wrote_is_replaced(run_folder: Path, tmp_path: Path, capsys, monkeypatch) -> None:
     """A viewer page, and a report page (the report's work itself stubbed: this checks the output path)."""
-    import analysis.report
+    import analysis.report.report
 
     page = run_folder / "game0.html"
     code, out, err = cli(capsys, "replay", str(run_folder), "--game", "1", "--html", str(page))
     assert code == 0 and out.strip() == f"replay viewer: {page}", err
     report = tmp_path / "report.html"
     report.write_text(f"<!DOCTYPE html>\n<html>\n<head>\n<meta charset='utf-8'>\n{GENERATOR}\n")
-    monkeypatch.setattr(analysis.report, "write_report", lambda paths, out, **kw: Path(out))
+    monkeypatch.setattr(analysis.report.report, "write_report", lambda paths, out, **kw: Path(out))
     code, out, err = cli(capsys, "report", str(run_folder), "-o", str(report))
     assert code == 0, err
 
 
 def test_every_page_template_carries_the_mark_and_older_pages_are_known(made: Path, tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[1]
-    for template in ("analysis/templates/report.html.j2", "sim/templates/viewer.html.j2"):
+    for template in ("analysis/report/templates/report.html.j2", "sim/templates/viewer.html.j2"):
         head = (root / template).read_text().split("</head>")[0]
         assert GENERATOR in head, template
     viewer = (made / "game0.html").read_text()
@@ -220,7 +221,7 @@ def test_a_study_refuses_a_folder_that_holds_no_study(flag: str, spec: Path, tmp
 def test_a_study_overwrite_replaces_its_runs_keeps_other_files_and_refuses_a_run_with_user_files(
     spec: Path, tmp_path: Path, capsys
 ) -> None:
-    study = studies.load_file(spec)
+    study = study_file.load_file(spec)
     out = tmp_path / "study"
     studies.run_study(study, out=out, progress=False, report=False)
     notes = keep(out / "notes.txt")

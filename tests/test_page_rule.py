@@ -5,8 +5,8 @@ between them (``<position> fairness change``)."""
 
 from __future__ import annotations
 
-from analysis.findings import Finding
-from analysis.verdicts import Verdict, page_rule, verdicts, with_page_rule
+from analysis.present.findings import Finding
+from analysis.report.verdicts import Verdict, page_rule, verdicts, with_page_rule
 
 
 def _fairness(group: int, decision: str, p: float) -> list[Finding]:

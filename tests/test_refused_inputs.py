@@ -16,7 +16,7 @@ import pytest
 
 from sim.cli import app
 from sim.errors import SkaldError
-from strategies.registry import parse_spec
+from sim.specs import parse_spec
 from tests.cli_kit import cli, refused
 from tests.example_kit import register_example
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.report import write_report
+from analysis.report.report import write_report
 from sim.cli import _main
 from tests.browser_kit import needs_chromium, probe, probe_script, screenshot
 

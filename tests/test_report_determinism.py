@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import stats
-from analysis.runs import open_runs
+from analysis.data.runs import identity, open_runs
+from analysis.stats import stats
 from sim.cli import _main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,7 +128,7 @@ def test_a_copy_at_another_path_gives_the_same_report_but_for_the_paths(
     assert charts(moved) == charts(first)
     assert viewers(moved) == viewers(first)  # the pages name no folder either
     assert (moved / "report.json").read_bytes() == (first / "report.json").read_bytes()  # names no folder
-    assert stats.identity(open_runs(copy)) == stats.identity(open_runs(results))
+    assert identity(open_runs(copy)) == identity(open_runs(results))
     one, two = page(first), page(moved)
     tooltips = re.compile(rb'<td title="([^"]*)"')
     assert {t.decode() for t in tooltips.findall(one)} == {str(results / name) for name in RUNS}

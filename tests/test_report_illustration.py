@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.report import write_report
+from analysis.report.report import write_report
 from sim.cli import _main
 from tests.browser_kit import needs_chromium, probe, probe_script
 

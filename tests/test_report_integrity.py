@@ -13,8 +13,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.report import write_report
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.report.report import write_report
 from sim.errors import SkaldError
 from tests.cli_kit import cli
 

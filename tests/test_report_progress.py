@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import analysis.report
+import analysis.report.report
 import sim.report
-from analysis.report import write_report
+from analysis.report.report import write_report
 from tests.analysis_testkit import write_results
 from tests.cli_kit import cli
 
@@ -45,7 +45,7 @@ def test_the_report_shows_each_step_and_the_page_does_not_depend_on_it(
         assert label == "report" and enabled
         yield lambda what, total=None: shown.append((what, total))
 
-    monkeypatch.setattr(analysis.report, "step_bar", recorded)
+    monkeypatch.setattr(analysis.report.report, "step_bar", recorded)
     with_bar = write_report([folder], tmp_path / "a" / "r.html", progress=True)
     steps = [what for what, _ in shown]
     assert steps[0] == "reading and checking the records" and steps[-1] == "writing the page"
@@ -84,7 +84,7 @@ def test_report_and_compare_pass_quiet_on(
         asked.append(bool(options["progress"]))
         return out
 
-    monkeypatch.setattr(analysis.report, "write_report", fake)
+    monkeypatch.setattr(analysis.report.report, "write_report", fake)
     flag = ["--quiet"] if quiet else []
     assert cli(capsys, "report", str(folder), "-o", str(tmp_path / "r.html"), *flag)[0] == 0
     assert cli(capsys, "compare", str(folder), str(folder), "-o", str(tmp_path / "c.html"), *flag)[0] == 0

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis.findings import Finding, read_findings
-from analysis.report import write_report
-from analysis.sensitivity import parse as parse_screen
-from analysis.sensitivity import run_sensitivity
-from analysis.tune import parse as parse_tune
-from analysis.tune import run_tune
+from analysis.present.findings import Finding, read_findings
+from analysis.report.report import write_report
+from analysis.sensitivity.engine import run_sensitivity
+from analysis.sensitivity.spec import parse as parse_screen
+from analysis.tune.engine import run_tune
+from analysis.tune.spec import parse as parse_tune
 from tests import test_sensitivity, test_tune
 from tests.cli_kit import cli
 from tests.toy_game import HIGH, toy_run
@@ -149,9 +149,9 @@ def test_the_standalone_pages_show_the_report_sections(made: Path, only: Path, r
     for name in ("tune/tune.json", "screen/sensitivity.json"):
         doc = json.loads((made / name).read_text())
         if "tune" in doc:
-            from analysis.tune.report import section
+            from analysis.report.sections.tune import section
         else:
-            from analysis.sensitivity.report import section
+            from analysis.report.sections.sensitivity import section
         s = section(doc)
         standalone = (made / name).with_suffix(".html").read_text()
         assert html.escape(s.reading) in standalone and html.escape(s.reading) in page
@@ -183,7 +183,7 @@ import sim.games
 from sim.plugin import GamePlugin
 sim.games.GAMES["secretbid"] = GamePlugin(name="secretbid", title="Secret bid", description="a toy",
                                           game="tests.toy_game:GAME")
-from analysis.report import write_report
+from analysis.report.report import write_report
 write_report(sys.argv[1], sys.argv[2])
 """
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.report import write_report
+from analysis.report.report import write_report
 from sim.cli import _main
 from tests.cli_kit import cli
 

@@ -15,8 +15,8 @@ import polars as pl
 import pytest
 
 from sim import signals
+from sim.play import GameFailure
 from sim.resume import partial_path
-from sim.runner import GameFailure
 from strategies.random_play import RandomStrategy
 from tests.cli_kit import cli
 from tests.toy_game import toy_run

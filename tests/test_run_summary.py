@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.records import seat_win_rates, strategy_win_rates
+from analysis.questions.win_rates import seat_win_rates, strategy_win_rates
 from sim.summary import RunSummary
 from tests.cli_kit import cli
 from tests.example_kit import register_example
@@ -41,8 +41,8 @@ def assert_rows_match(rows: list[dict], analysed: pl.DataFrame, key: str, name: 
 @pytest.mark.parametrize("seats", ["rotate", "exhaustive", "random"])
 def test_summary_rates_and_intervals_are_the_analysis(registered: str, tmp_path: Path, seats: str) -> None:
     """The summary's win rates were wins over every game, errored and truncated ones included, and had no
-    interval; now they are `analysis.records`' (decided games, cluster Wilson on the blocks), whatever
-    the chunks: chunks of 4 and 5 cut the blocks of 3 (rotate) and 6 (exhaustive) games apart."""
+    interval; now they are `analysis.questions.win_rates`' (decided games, cluster Wilson on the blocks),
+    whatever the chunks: chunks of 4 and 5 cut the blocks of 3 (rotate) and 6 (exhaustive) games apart."""
     strategies = [RAISER, "random", HIGH]
     summary = toy_run(tmp_path / "r", strategies=strategies, games=30, seats=seats, chunk_size=4)
     assert 0 < summary.errored < summary.games and summary.decided == summary.games - summary.errored

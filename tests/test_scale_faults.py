@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from sim.errors import PlayError
-from sim.runner import GameFailure
+from sim.play import GameFailure
 from tests.cli_kit import cli
 from tests.toy_game import toy_run
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from sim.cli import main
 from sim.games import get_game
 from sim.games.greenland.data import KINDS as GREENLAND_KINDS
-from strategies.registry import builtin
+from sim.specs import builtin
 
 #: examples per fuzz test (SKALD_FUZZ_EXAMPLES=500 for a longer search)
 EXAMPLES = int(os.environ.get("SKALD_FUZZ_EXAMPLES", "40"))
@@ -341,7 +341,7 @@ def bad_study(draw: Callable[..., Any]) -> str:
 
 
 def test_the_study_base_is_valid() -> None:
-    from analysis.study import parse
+    from analysis.study.study import parse
 
     assert parse(to_toml(BASE_STUDY)).plan()[0].players == 2
 

@@ -22,8 +22,8 @@ import pytest
 
 from sim.cli import main
 from sim.errors import PlayError
+from sim.play import GameFailure
 from sim.resume import partial_path
-from sim.runner import GameFailure
 from tests.toy_game import toy_run
 
 MAINLAND = [

@@ -1,5 +1,5 @@
-"""The score-spread section (``analysis.sections.spreads``) and its verdicts: on records written by hand,
-where the winner's margins are known, the section's numbers against a hand computation, a planted
+"""The score-spread section (``analysis.report.sections.spreads``) and its verdicts: on records written by
+hand, where the winner's margins are known, the section's numbers against a hand computation, a planted
 difference and a planted equivalence between rule variants decided against the margin; and on tiny real
 runs of every game, that the section exists, states its numbers as findings and gives one verdict."""
 
@@ -13,13 +13,11 @@ import pyarrow.parquet as pq
 import pytest
 from scipy import stats as sps
 
-from analysis import verdicts
-from analysis.decide import SHARE_MARGIN, score_spread_decisions
-from analysis.estimates import cluster_proportion
-from analysis.findings import Finding, document
-from analysis.runs import open_runs
-from analysis.sections import spreads
-from analysis.sections.spreads import (
+from analysis.data.runs import open_runs
+from analysis.present.findings import Finding, document
+from analysis.report import verdicts
+from analysis.report.sections import spreads
+from analysis.report.sections.spreads import (
     BELOW_TOP,
     CLOSE,
     CLOSE_DECISION,
@@ -31,6 +29,8 @@ from analysis.sections.spreads import (
     spread_section,
     spread_verdicts,
 )
+from analysis.stats.decide import SHARE_MARGIN, score_spread_decisions
+from analysis.stats.estimates import cluster_proportion
 from sim.cli import _main
 from tests.analysis_testkit import write_results
 

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from sim.errors import SkaldError
-from sim.runner import RunConfig, play_game, run
+from sim.play import play_game
+from sim.runner import RunConfig, run
 from sim.search import SearchContext, normalised, rank_utility, rewards, win_shares
+from sim.specs import parse_spec
 from strategies.ismcts import ISMCTSStrategy
-from strategies.registry import parse_spec
 from tests.golden_kit import parquet_parts
 from tests.toy_game import GAME, HIGH, SecretBid
 
@@ -145,7 +146,7 @@ def test_a_game_plugin_sets_its_own_search_defaults() -> None:
     points unless the spec says otherwise; a game without its own keeps the strategy's defaults, and
     ``skald strategies`` shows the game's."""
     from sim.commands.info import strategy_lines
-    from strategies.registry import search_defaults
+    from sim.specs import search_defaults
 
     assert search_defaults("greenland") == [("iterations", "24"), ("depth", "60")]
     plain = parse_spec("ismcts", "greenland")

@@ -11,8 +11,8 @@ import pytest
 from sim.errors import SkaldError
 from sim.games import GAMES, get_game
 from sim.search import SearchContext
-from strategies.ismcts import ISMCTSStrategy, best_strategy, prior_spec
-from strategies.registry import parse_spec
+from sim.specs import best_strategy, parse_spec
+from strategies.ismcts import ISMCTSStrategy, prior_spec
 from tests.test_search import _state_after_one_round, _swap_hidden
 from tests.toy_game import GAME, Recorder
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from sim.bench import bench
 from sim.runner import RunConfig, run
+from sim.specs import parse_spec
 from sim.summary import ChunkSummary, search_rows
-from strategies.registry import parse_spec
 from tests.toy_game import HIGH
 
 

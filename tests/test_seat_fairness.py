@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from analysis import balance
-from analysis import study as studies
-from analysis.findings import DECISION_FIELDS, FIELDS, Finding, document
-from analysis.report import write_report
-from analysis.runs import open_runs
-from analysis.sections.blocks import balance_findings
-from analysis.verdicts import verdicts
+from analysis.data import study_file
+from analysis.data.runs import open_runs
+from analysis.present.blocks import balance_findings
+from analysis.present.findings import DECISION_FIELDS, FIELDS, Finding, document
+from analysis.questions import balance
+from analysis.report.report import write_report
+from analysis.report.verdicts import verdicts
 from sim.cli import _main
 from sim.errors import SkaldError
 from tests.analysis_testkit import write_results
@@ -153,10 +153,10 @@ def test_a_margin_outside_0_to_50_points_is_refused_in_one_line(
 
 
 def test_margin_share_checks_its_value() -> None:
-    assert balance.margin_share(5) == 0.05 and balance.margin_share(2.5) == 0.025
+    assert study_file.margin_share(5) == 0.05 and study_file.margin_share(2.5) == 0.025
     for bad in (0, 50, -3, True, "5", float("inf")):
         with pytest.raises(SkaldError, match="above 0 and below 50"):
-            balance.margin_share(bad)
+            study_file.margin_share(bad)
 
 
 STUDY = """[study]
@@ -173,11 +173,11 @@ strategies = ["greedy", "random"]
 
 
 def test_a_study_file_may_set_the_margin(tmp_path: Path) -> None:
-    assert studies.parse(STUDY.format(margin="margin = 10")).margin == 0.1
-    assert studies.parse(STUDY.format(margin="")).margin is None
+    assert study_file.parse(STUDY.format(margin="margin = 10")).margin == 0.1
+    assert study_file.parse(STUDY.format(margin="")).margin is None
     for bad in ('margin = "5"', "margin = 0", "margin = 60"):
         with pytest.raises(SkaldError, match=r"^study file <text>: study.margin must be a number of points"):
-            studies.parse(STUDY.format(margin=bad))
+            study_file.parse(STUDY.format(margin=bad))
     spec = tmp_path / "tiny.toml"
     spec.write_text(STUDY.format(margin="margin = 10"))
     out = tmp_path / "out"

@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.sensitivity import engine, load_file, morris, parse, run_sensitivity
+from analysis.sensitivity import engine, morris
 from analysis.sensitivity import values as V
+from analysis.sensitivity.engine import run_sensitivity
+from analysis.sensitivity.spec import load_file, parse
 from analysis.tune.check import read_docs
 from sim.errors import SkaldError
 from tests.cli_kit import refused

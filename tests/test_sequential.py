@@ -1,4 +1,4 @@
-"""The stopping rule (``analysis.sequential``): the plan, the α spent at each look, a look's decision on
+"""The stopping rule (``analysis.stats.sequential``): the plan, the α spent at each look, a look's decision on
 α's scale, and the error rates with the rule in the loop (small; ``tools/calibrate_decisions.py`` runs
 the full calibration)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.decide import FAIR, UNDECIDED, UNFAIR, seat_decision
-from analysis.sequential import (
+from analysis.stats.decide import FAIR, UNDECIDED, UNFAIR, seat_decision
+from analysis.stats.sequential import (
     SPENDING,
     first_decision,
     look,

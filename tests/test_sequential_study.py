@@ -15,10 +15,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import sequential, sequential_study
-from analysis import study as studies
-from analysis.decide import seat_decision
-from analysis.sequential import first_decision, look
+from analysis.data import study_file
+from analysis.stats import sequential
+from analysis.stats.decide import seat_decision
+from analysis.stats.sequential import first_decision, look
+from analysis.study import sequential_study
+from analysis.study import study as studies
 from sim.cli import _main
 from sim.errors import SkaldError
 from sim.resume import grow, partial_path
@@ -57,8 +59,8 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(studies, "_FINISHED", {})
 
 
-def parse(text: str) -> studies.Study:
-    return studies.parse(text, "'s.toml'")
+def parse(text: str) -> study_file.Study:
+    return study_file.parse(text, "'s.toml'")
 
 
 # --------------------------------------------------------------------------- the options
@@ -66,11 +68,12 @@ def parse(text: str) -> studies.Study:
 
 def test_the_options_parse_with_their_defaults() -> None:
     plain = parse(STUDY.replace("until_decided = true\nbudget = 64\nlooks = 2\n", ""))
-    assert plain.sequential == sequential_study.Options()
-    assert plain.sequential.looks == sequential.DEFAULT_LOOKS == sequential_study.DEFAULT_LOOKS
-    assert plain.sequential.spending == sequential.DEFAULT_SPENDING == sequential_study.DEFAULT_SPENDING
+    assert plain.sequential == study_file.Options()
+    assert plain.sequential.looks == sequential.DEFAULT_LOOKS == study_file.DEFAULT_LOOKS
+    assert plain.sequential.spending == sequential.DEFAULT_SPENDING == study_file.DEFAULT_SPENDING
+    assert sequential.SPENDING == study_file.SPENDING
     spec = parse(STUDY.replace("looks = 2", 'looks = 2\nspending = "pocock"'))
-    assert spec.sequential == sequential_study.Options(True, 64, 2, "pocock")
+    assert spec.sequential == study_file.Options(True, 64, 2, "pocock")
     planned = spec.plan()
     looks = sequential_study.schedule(planned[0], spec.sequential)
     assert looks is not None and looks.plan == (8, 16) and looks.block_size == 4 and looks.budget == 64
@@ -83,7 +86,7 @@ def test_the_default_budget_is_eight_times_the_games_and_the_looks_double() -> N
     looks = sequential_study.schedule(spec.plan()[0], spec.sequential)
     assert looks is not None and looks.budget == 1600 and looks.plan == (50, 100, 200, 400)
     assert looks.games(0) == 200 and looks.chunk_size == 100  # the first look is the study's games
-    odd = sequential_study.schedule(spec.plan()[0], sequential_study.Options(True, 1000, 4))
+    odd = sequential_study.schedule(spec.plan()[0], study_file.Options(True, 1000, 4))
     assert odd is not None and odd.plan == (31, 62, 124, 248)  # 250 blocks rounded down to a multiple of 8
     assert all(odd.games(j) % odd.chunk_size == 0 for j in range(4))
 

@@ -13,8 +13,9 @@ import typing
 import numpy as np
 import pytest
 
-from strategies.base import Strategy
-from strategies.registry import _import, builtin
+from sim.specs import builtin
+from sim.specs import import_strategy as _import
+from sim.strategy import Strategy
 
 #: the modules whose strategies declare their parameters (strategies/mainland.py is being reworked for speed
 #: in parallel and declares them in its own change)

@@ -1,7 +1,7 @@
-"""Verdicts under stronger play decided on the change (``analysis.stronger``, ``analysis.sections.stronger``):
-synthetic block matrices of known truth (a real 10-point change, two tied seats on identical sides, a
-large sample with no change), the verdict's sentence on its one statistic, and one small report over
-tiny Mainland runs (a scripted mirror and a search mirror)."""
+"""Verdicts under stronger play decided on the change (``analysis.questions.stronger``,
+``analysis.report.sections.stronger``): synthetic block matrices of known truth (a real 10-point change, two
+tied seats on identical sides, a large sample with no change), the verdict's sentence on its one statistic,
+and one small report over tiny Mainland runs (a scripted mirror and a search mirror)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import stronger
-from analysis.decide import SEAT_MARGIN, Decision
-from analysis.findings import Finding, read_findings
-from analysis.report import write_report
-from analysis.sections.stronger import VERDICT, stronger_words, verdict_finding
-from analysis.stronger import CHANGES, HOLDS, UNDECIDED, Blocks
+from analysis.present.findings import Finding, read_findings
+from analysis.questions import stronger
+from analysis.questions.stronger import CHANGES, HOLDS, UNDECIDED, Blocks
+from analysis.report.report import write_report
+from analysis.report.sections.stronger import VERDICT, stronger_words, verdict_finding
+from analysis.stats.decide import SEAT_MARGIN, Decision
 from sim.cli import _main
 
 ALPHA = 0.05

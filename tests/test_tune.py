@@ -11,9 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.tune import engine, load_file, parse, run_tune
+from analysis.tune import engine
 from analysis.tune import params as P
 from analysis.tune import search as sh
+from analysis.tune.engine import run_tune
+from analysis.tune.spec import load_file, parse
 from analysis.tune.tomlfile import dumps
 from sim.errors import SkaldError
 from tests.cli_kit import cli, refused

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.findings import Finding
-from analysis.verdicts import comparisons, holm
+from analysis.present.findings import Finding
+from analysis.report.verdicts import comparisons, holm
 
 METRICS = ("game length", "winner's margin", "seat gap")
 

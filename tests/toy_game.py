@@ -19,7 +19,7 @@ import numpy as np
 from sim.errors import IllegalChoice, SkaldError
 from sim.game import Result, RuleSwitch, result_from_scores
 from sim.runner import RunConfig, RunSummary, run
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 DEFAULT_DECK = tuple(range(1, 13))
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from strategies.base import Strategy
+from sim.strategy import Strategy
 
 #: seconds a case may take (a refusal takes milliseconds; a case that starts playing is a failure)
 TIME_LIMIT = 20

@@ -13,7 +13,7 @@ bias-corrected seat gap and the seats' homogeneity test) and ``tests/test_calibr
 on null-certain splits of the real runs ``SPLIT_RUNS``.  Each split draws half of a run's blocks at random;
 the two halves are written as two run folders (``write_half``: each table's parts filtered to the half's
 ``base_game`` blocks, the run id in the ``run`` column, the parts' metadata and the manifest set to
-``<run>-a``/``<run>-b``, a ``calibration_half`` rules entry that ``analysis.runs`` names as the variant)
+``<run>-a``/``<run>-b``, a ``calibration_half`` rules entry that ``analysis.data.runs`` names as the variant)
 and read back with ``open_runs``, so ``balance.compare_variants`` and, for the 3-player Graenaland run,
 ``graenaland.three_player`` (half a adjusted, half b unadjusted) compare two variants where no true
 effect exists.  The same halves with their seats relabelled within blocks feed
@@ -32,8 +32,8 @@ Real runs (reference/analysis-methods.md section 1: the block is (run, base_game
   rate of the game-length and seat-0 win-rate comparisons, old (Welch, two-proportion z: every game
   independent) against new (cluster-robust differences).
 
-"old" is what ``analysis`` computed before its design-aware tests (the functions of ``analysis.stats``),
-"new" the functions ``balance`` calls now (``analysis.inference``).  Every draw comes from a fixed seed.
+"old" is what ``analysis`` computed before its design-aware tests (the functions of ``analysis.stats.stats``),
+"new" the functions ``balance`` calls now (``analysis.stats.inference``).  Every draw comes from a fixed seed.
 """
 
 from __future__ import annotations
@@ -53,8 +53,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from analysis import balance, graenaland, inference, records, stats
-from analysis.runs import Runs, open_runs
+from analysis.data import records
+from analysis.data.design import design_games, design_seats
+from analysis.data.runs import Runs, open_runs
+from analysis.games.graenaland import questions as graenaland
+from analysis.questions import balance
+from analysis.stats import inference, stats
 from sim.cli import _main
 from tests import test_calibration as synthetic
 from tests import test_calibration_categories as categories
@@ -150,7 +154,7 @@ class Blocks:
 
 
 def run_blocks(runs: Runs) -> Blocks:
-    seats = inference.design_seats(runs).filter(~pl.col("excluded")).collect()
+    seats = design_seats(runs).filter(~pl.col("excluded")).collect()
     wide = seats.pivot(on="seat", index="block", values=["win_share", "score"], aggregate_function="sum")
     wide = wide.sort("block")
     k = seats["seat"].n_unique()
@@ -166,7 +170,7 @@ def run_blocks(runs: Runs) -> Blocks:
     )
     lengths, _ = balance.game_lengths(runs)
     games = (
-        inference.design_games(runs)
+        design_games(runs)
         .filter(~pl.col("excluded"))
         .collect()
         .join(lengths, on=["run", "game_id"])
@@ -266,7 +270,7 @@ SPLIT_RUNS = (
     RealRun("mainland", 4, 400, "greedy,greedy,random,random"),
 )
 #: the manifest's rules entry that tells the two halves apart (no game has it, so it changes no records;
-#: ``analysis.runs.variant_label`` names it as a variant)
+#: ``analysis.data.runs.variant_label`` names it as a variant)
 HALF_RULE = "calibration_half"
 SIDES = ("a", "b")
 

@@ -1,5 +1,5 @@
-"""Calibration of the decisions against a margin (``analysis.decide``) with the stopping rule in the loop
-(``analysis.sequential``), on synthetic block records whose truth is known.
+"""Calibration of the decisions against a margin (``analysis.stats.decide``) with the stopping rule in the
+loop (``analysis.stats.sequential``), on synthetic block records whose truth is known.
 
     .venv/bin/python -m tools.calibrate_decisions [--reps 10000] [--budget 256] [--looks 4] [--margin 0.05]
         [--points 1] [--sections seats fixed spending change groups page]
@@ -26,7 +26,7 @@ each game goes with chance ``forced`` to the position that holds the strongest s
 (every position once per block: rotation's variance reduction), else to a draw from q_b; with chance
 ``ties`` the win is split between two such draws.  p' = (p − forced/k) / (1 − forced), so each
 position's expected win share over a block is exactly p.  All draws come from generators seeded by the
-scenario's name (``analysis.stats.data_seed``): the same command prints the same figures.
+scenario's name (``analysis.stats.stats.data_seed``): the same command prints the same figures.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from analysis.decide import core
-from analysis.decide.differences import difference_effects
-from analysis.decide.seats import change_effects, family_size, seat_effects
-from analysis.sequential import DEFAULT_LOOKS, DEFAULT_SPENDING, SPENDING, look_levels, plan_looks
-from analysis.stats import data_seed
+from analysis.stats.decide import core
+from analysis.stats.decide.differences import difference_effects
+from analysis.stats.decide.seats import change_effects, family_size, seat_effects
+from analysis.stats.sequential import DEFAULT_LOOKS, DEFAULT_SPENDING, SPENDING, look_levels, plan_looks
+from analysis.stats.stats import data_seed
 
 ALPHA = core.ALPHA
 MARGIN = core.SEAT_MARGIN

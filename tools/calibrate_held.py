@@ -1,4 +1,4 @@
-"""The Knarr holdings test (``analysis.held.held_vs_expected``) on synthetic records with few holders,
+"""The Knarr holdings test (``analysis.stats.held.held_vs_expected``) on synthetic records with few holders,
 beside the t test on the block totals it replaced: false positives under a null and power against a
 planted effect, at several numbers of holders.
 

@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
-from analysis import inference, knarr, stats
-from analysis.runs import open_runs
+from analysis.data.runs import open_runs
+from analysis.games.knarr import questions as knarr
+from analysis.stats import inference, stats
 from sim.cli import _main
 from tests import test_knarr_holdings as suite
 from tools.calibrate import run_blocks

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.findings import Finding, read_findings
+from analysis.present.findings import Finding, read_findings
 
 
 def decisions(results: Path) -> list[tuple[str, Finding]]:

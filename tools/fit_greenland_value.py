@@ -26,9 +26,9 @@ from joblib import Parallel, delayed
 
 from sim.games import get_game
 from sim.games.greenland import value
+from sim.play import play_game
 from sim.rules import resolve
-from sim.runner import play_game
-from strategies.registry import parse_spec
+from sim.specs import parse_spec
 
 GENERATIONS = 10
 #: the ridge penalty per row: late in a game the differences can separate who finishes ahead exactly,

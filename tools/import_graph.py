@@ -22,11 +22,11 @@ from pathlib import Path
 LAYERS = ("sim", "strategies", "analysis", "tools")
 
 
-def modules(package: str) -> dict[str, Path]:
-    """Every module of ``package`` by its dotted name."""
+def modules(package: str, root: Path = Path(".")) -> dict[str, Path]:
+    """Every module of ``package`` (a folder under ``root``) by its dotted name."""
     found = {}
-    for path in sorted(Path(package).rglob("*.py")):
-        name = ".".join(path.with_suffix("").parts)
+    for path in sorted((root / package).rglob("*.py")):
+        name = ".".join(path.relative_to(root).with_suffix("").parts)
         found[name.removesuffix(".__init__")] = path
     return found
 
@@ -103,6 +103,15 @@ def upward(layer: str, names: list[str]) -> list[str]:
         return []
     above = LAYERS[LAYERS.index(layer) + 1 :]
     return sorted({n.split(".")[0] for n in names if n.split(".")[0] in above})
+
+
+def graph_of(mods: dict[str, Path]) -> dict[str, set[str]]:
+    """Which of ``mods`` each of them imports (every import, wherever it sits)."""
+    graph: dict[str, set[str]] = {name: set() for name in mods}
+    for name, path in mods.items():
+        for names, _, _ in imports(path):
+            graph[name].update(n for n in names if n in mods and n != name)
+    return graph
 
 
 def report(package: str, listing: bool) -> None:

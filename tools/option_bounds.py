@@ -170,7 +170,7 @@ class _Measured:
 
 
 def _lineups(game: str, players: int, scripted: int, seed: int) -> list[list[str]]:
-    from strategies.registry import builtin_names
+    from sim.specs import builtin_names
 
     names = [n for n in builtin_names(game) if n not in SKIP_STRATEGIES]
     rng = np.random.default_rng(seed)
@@ -181,9 +181,9 @@ def measure(task: tuple[str, int, dict[str, Any], int, int, int]) -> Tally:
     """One batch: ``random`` random games and ``scripted`` scripted ones of ``game`` for ``players`` under
     ``rules``, from root seed ``seed``."""
     from sim.plan import make_plan
+    from sim.play import play_game
     from sim.plugin import registered
     from sim.rl.spaces import load_spaces
-    from sim.runner import play_game
     from sim.seeding import game_seed
 
     game, players, rules, random, scripted, seed = task

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.plan import resolve_game
-from sim.runner import make_plan, play_indexed
+from sim.play import play_indexed
+from sim.runner import make_plan
 from sim.tables import TABLES, GameRows, TurnLog, part_name, write_part
 
 PARTS = ("record", "scores", "turn log", "tables", "parquet")

@@ -44,11 +44,11 @@ from typing import Any
 import numpy as np
 
 from sim.games import get_game
+from sim.play import play_game
 from sim.rules import resolve
-from sim.runner import play_game
 from sim.search import SearchContext
-from strategies.ismcts import ISMCTSStrategy, best_strategy
-from strategies.registry import parse_spec
+from sim.specs import best_strategy, parse_spec
+from strategies.ismcts import ISMCTSStrategy
 
 #: a gain is clear at this many standard errors of the paired differences (by chance alone, with three
 #: other arms, at under 0.5% of the decisions); z-statistics are capped at MAX_Z

@@ -1,7 +1,7 @@
 """Strength of ``ismcts`` against a game's best scripted strategy: seat-rotated matches of the
 search in one seat and the scripted strategy in the others, the search's win share with its 95% interval
-clustered by ``base_game`` block (``analysis.estimates.cluster_proportion``: under ``--seats rotate`` the
-games of one block replay one deal), and its cost (ms per decision and minutes per game).
+clustered by ``base_game`` block (``analysis.stats.estimates.cluster_proportion``: under ``--seats rotate``
+the games of one block replay one deal), and its cost (ms per decision and minutes per game).
 
     .venv/bin/python -m tools.search_strength mainland knarr --players 4 --games 40 --jobs 2 \
         --search ismcts:iterations=200
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.estimates import cluster_proportion
+from analysis.stats.estimates import cluster_proportion
 from sim.runner import RunConfig, run
-from strategies.ismcts import best_strategy
+from sim.specs import best_strategy
 
 #: the bar's sample: the interval must lie above 1/players at 200 games
 BAR_GAMES = 200

@@ -10,21 +10,23 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from analysis.sensitivity import morris, noise
-from analysis.sensitivity.measures import Measure, measures_of, point_values
-from analysis.sensitivity.spec import Sensitivity
+from analysis.sensitivity import morris, noise, outputs, sobol
+from analysis.sensitivity.measures import measures_of, point_values
+from analysis.sensitivity.screen import Layout, Screen, Sensitivity
 from analysis.sensitivity.values import level_option
 from analysis.tune import objectives as obj
-from analysis.tune.engine import block_of, check_folder, derived_seed
+from analysis.tune.engine import block_of, check_folder
 from analysis.tune.play import Candidate, chunks, plan_for, play_tasks, write_candidate
+from analysis.tune.result import derived_seed
 from analysis.tune.state import State, identity, load
 from sim.errors import SkaldError
+from sim.games import get_game
+from sim.report import progress_bar
 
 STATE_FILE = "sensitivity-state.json"
 #: the fewest Morris trajectories (sigma and an interval need two) and Sobol base samples
@@ -62,24 +64,6 @@ def check_extremes(spec: Sensitivity, game: Any) -> Sensitivity:
     return dataclasses.replace(spec, parameters=keep, kinds=kinds, not_varied=[*spec.not_varied, *dropped])
 
 
-@dataclass
-class Layout:
-    """The design: per design point its candidate (distinct option choices are played once); Morris: per
-    trajectory the candidate of its first point, replayed on fresh seeds for the noise dummy."""
-
-    method: str
-    points: list[tuple[int, ...]]
-    candidate_of: list[int]
-    choices: list[tuple[int, ...]]
-    size: int  # Morris: trajectories; Sobol: base samples n
-    morris: morris.Design | None = None
-
-    @property
-    def replicates(self) -> list[int]:
-        """Morris: the candidate of each trajectory's first point (its noise replicate's data)."""
-        return self.candidate_of[:: len(self.candidate_of) // self.size] if self.morris is not None else []
-
-
 def size_for(spec: Sensitivity, budget: int, per_point: int) -> int:
     """Morris trajectories or Sobol base samples (a power of 2) that the budget pays for, the packaged
     point's games first (a Morris trajectory costs k + 2 points: its k + 1 and the noise replicate)."""
@@ -108,8 +92,6 @@ def size_for(spec: Sensitivity, budget: int, per_point: int) -> int:
 
 
 def layout(spec: Sensitivity, budget: int, per_point: int) -> Layout:
-    from analysis.sensitivity import sobol
-
     k, size = len(spec.parameters), size_for(spec, budget, per_point)
     plan = None
     if spec.method == "morris":
@@ -132,23 +114,7 @@ def layout(spec: Sensitivity, budget: int, per_point: int) -> Layout:
     return Layout(spec.method, points, candidate_of, choices, size, plan)
 
 
-@dataclass
-class Screen:
-    """What a screen found: everything ``outputs`` writes."""
-
-    spec: Sensitivity
-    budget: int
-    runs: list[tuple[str, ...]]
-    layout: Layout
-    candidates: list[Candidate]
-    state: State
-    measures: list[Measure] = field(default_factory=list)
-    values: dict[int, np.ndarray] = field(default_factory=dict)  # point key -> one value per measure
-
-
 def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
-    from sim.games import get_game
-
     check_folder(out, resume, STATE_FILE, "sensitivity")
     runs = obj.runs_of(spec.terms)
     block = block_of(spec, runs)  # type: ignore[arg-type]
@@ -216,9 +182,6 @@ def run_sensitivity(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Run the screen into ``out``; write and return ``sensitivity.json``'s document."""
-    from analysis.sensitivity import outputs
-    from sim.report import progress_bar
-
     budget = budget if budget is not None else spec.budget
     screen = prepare(spec, out, budget, resume)
     total = len(points_to_play(screen)) * len(screen.runs) * spec.games

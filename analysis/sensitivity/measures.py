@@ -9,26 +9,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from analysis.sensitivity.screen import Measure, Screen, Sensitivity
 from analysis.tune import objectives as obj
-
-if TYPE_CHECKING:
-    from analysis.sensitivity.engine import Screen
-    from analysis.sensitivity.spec import Sensitivity
-
-
-@dataclass(frozen=True)
-class Measure:
-    """One measured verdict: its name, words, ``seat`` (a seat verdict) or not, and its term (or None)."""
-
-    name: str
-    words: str
-    seat: bool
-    term: int | None  # the objective term; None: game length (-1: the weighted sum)
 
 
 def _term_words(t: obj.Term) -> str:

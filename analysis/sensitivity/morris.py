@@ -17,6 +17,7 @@ bootstraps over the trajectories (``REPS`` resamples, seeded).  A point the game
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,8 +96,6 @@ def _stats(ee: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 class _quiet:
     def __enter__(self) -> None:
-        import warnings
-
         self._w = warnings.catch_warnings()
         self._w.__enter__()
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -15,7 +15,7 @@ add (a conservative band: a value told apart from it is surely not noise).
 A value is told apart from noise when its absolute effects exceed the dummy's on the same trajectories:
 a one-sided Wilcoxon signed-rank test of ``|EE_i| - |EE_dummy|`` over the trajectories
 (``scipy.stats.wilcoxon``; under the null the pair is exchangeable, so the difference is symmetric), with
-Holm's correction over the screen's values, per measure (``analysis.multiplicity``).  The dummy's mu*
+Holm's correction over the screen's values, per measure (``analysis.stats.multiplicity``).  The dummy's mu*
 interval is the smallest effect the screen could detect at its size.
 
 The test has a floor: with r trajectories the exact signed-rank p is at least 2^-r (every difference
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import wilcoxon
 
-from analysis.multiplicity import adjust
+from analysis.stats.multiplicity import adjust
 
 ALPHA = 0.05
 CORRECTION = "holm"

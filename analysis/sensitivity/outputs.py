@@ -6,7 +6,7 @@
   interval reaches the verdict's margin, the seat gap or chi-square at the packaged values, and they are
   told apart from noise) and those that cannot be told (their interval reaches it, but they are not told
   apart from noise at the screen's size);
-* ``sensitivity.html``: the report section (``analysis.sensitivity.report``).
+* ``sensitivity.html``: the report section (``analysis.report.sections.sensitivity``).
 
 Nothing in them depends on the time, the folder or ``--jobs``: the same file and seed give the same bytes.
 """
@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from analysis.report.sections.sensitivity import write_html
 from analysis.sensitivity import morris, noise, sobol
+from analysis.sensitivity.screen import Screen
 from analysis.tune import params as P
-from analysis.tune.engine import derived_seed
+from analysis.tune.result import derived_seed
 from sim.manifest import json_text, write_text_atomic
-
-if TYPE_CHECKING:
-    from analysis.sensitivity.engine import Screen
 
 WHY_MORRIS = (
     "Morris is the default: it ranks k values with r (k + 1) points, where Sobol's first-order and total "
@@ -216,7 +215,6 @@ def document(screen: Screen) -> dict[str, Any]:
 
 def write(screen: Screen, out: Path) -> dict[str, Any]:
     """Write ``sensitivity.json`` and ``sensitivity.html``; return the document."""
-    from analysis.sensitivity.report import write_html
 
     doc = document(screen)
     write_text_atomic(json_text(doc), out / "sensitivity.json")

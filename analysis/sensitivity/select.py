@@ -4,14 +4,15 @@ and rule switches."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import difflib
+from typing import Any
 
 from analysis.sensitivity import values as V
+from analysis.sensitivity.screen import Sensitivity
+from analysis.tune.check import base_docs, rule_values
 from analysis.tune.params import Parameter, label
-
-if TYPE_CHECKING:
-    from analysis.sensitivity.spec import Sensitivity
-    from analysis.tune.spec import Reader
+from analysis.tune.reader import Reader
+from analysis.tune.spec import at, labels_of
 
 
 def _bound(read: Reader, raw: dict[str, Any], key: str, where: str) -> float | None:
@@ -23,8 +24,6 @@ def _bound(read: Reader, raw: dict[str, Any], key: str, where: str) -> float | N
 def _rule(
     read: Reader, spec: Sensitivity, game: Any, raw: dict[str, Any], where: str
 ) -> tuple[Parameter, str]:
-    from analysis.tune.check import rule_values
-
     rule = read.str(raw.get("rule"), f"{where}.rule")
     name = read.str(raw.get("name", rule), f"{where}.name")
     low, high = _bound(read, raw, "low", where), _bound(read, raw, "high", where)
@@ -33,8 +32,6 @@ def _rule(
         opts = rule_values(read, game, rule, V.grid(low, high, spec.levels, whole), f"{where}.values")
         return Parameter(name, "rule", rule, tuple(opts), tuple(label(o) for o in opts)), "number"
     opts = rule_values(read, game, rule, raw.get("values"), f"{where}.values")
-    from analysis.sensitivity.spec import labels_of
-
     return Parameter(name, "rule", rule, tuple(opts), labels_of(read, raw, where, opts)), "choice"
 
 
@@ -46,8 +43,6 @@ def _data(
     raw: dict[str, Any],
     where: str,
 ) -> tuple[Parameter, str]:
-    from analysis.sensitivity.spec import at, labels_of
-
     path = read.str(raw.get("path"), f"{where}.path")
     known = found.get(path) or next((f for f in found.values() if f.target == path), None)
     target = known.target if known else path
@@ -84,8 +79,6 @@ def check_exclude(read: Reader, exclude: list[str], names: list[str]) -> None:
     """Refuse an ``exclude`` pattern that matches no reconstructed value (a typo would otherwise leave the
     value it meant in the screen without a word), naming the values there are (the nearest ones first when
     they are many)."""
-    import difflib
-
     for pattern in exclude:
         if any(V.matches(name, pattern) for name in names):
             continue
@@ -104,7 +97,6 @@ def check_exclude(read: Reader, exclude: list[str], names: list[str]) -> None:
 
 def select(read: Reader, spec: Sensitivity, game: Any, declared: list[dict[str, Any]]) -> None:
     """Fill ``spec.parameters``, ``spec.kinds`` and ``spec.not_varied`` (in place)."""
-    from analysis.tune.check import base_docs
 
     docs = base_docs(spec, game) if game.default_data_path is not None or spec.data else {}
     check_exclude(read, spec.exclude, [f.name for f in V.find(docs)])

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 REPS = 999
 
 
 def _call(k: int, n: int, seed: int, model: Callable[[np.ndarray], np.ndarray]) -> Any:
-    from scipy import stats
-
     dists = [stats.uniform(0, 1)] * k
     return stats.sobol_indices(func=model, n=n, dists=dists, rng=np.random.default_rng(seed))
 

@@ -26,50 +26,15 @@ strategies = ["greedy"]
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.sensitivity import values as V
-from analysis.study import read_file
-from analysis.tune import objectives as obj
-from analysis.tune.params import Parameter
-from analysis.tune.spec import (
-    Head,
-    Reader,
-    at,
-    head_fields,
-    labels_of,
-    name_and_rules,
-    objectives,
-    read_doc,
-)
-
-HEAD_KEYS = {
-    "name", "title", "description", "game", "players", "seed", "budget", "games", "seats", "rules", "data",
-    "max_decisions", "method", "levels", "spread", "values", "exclude",
-}  # fmt: skip
-VALUE_KEYS = {"name", "kind", "path", "rule", "low", "high", "values", "labels"}
-METHODS = ("morris", "sobol")
-
-
-@dataclass
-class Sensitivity(Head):
-    """A checked sensitivity file (its fields named as a tune's, so ``analysis.tune.play`` plays it)."""
-
-    games: int
-    method: str
-    levels: int
-    spread: float
-    mode: str
-    exclude: list[str]
-    parameters: list[Parameter] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)
-    terms: list[obj.Term] = field(default_factory=list)
-    not_varied: list[dict[str, str]] = field(default_factory=list)
-    source: str = ""
-    text: str = ""
-    base: Path = field(default_factory=Path)
+from analysis.data.study_file import read_file
+from analysis.sensitivity.screen import HEAD_KEYS, METHODS, VALUE_KEYS, Sensitivity
+from analysis.sensitivity.select import select
+from analysis.tune.check import check_game
+from analysis.tune.reader import Reader
+from analysis.tune.spec import head_fields, name_and_rules, objectives, read_doc
 
 
 def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensitivity:
@@ -78,14 +43,10 @@ def parse(text: str, source: str = "<text>", base: Path | None = None) -> Sensit
     doc = read_doc(read, text, ("values", "objective"))
     head = read.keys(doc.get("sensitivity"), "sensitivity", HEAD_KEYS)
     spec = _head(read, head, text, base or Path.cwd())
-    from analysis.tune.check import check_game
-
     game = check_game(read, spec)
     declared = doc.get("values", [])
     if not isinstance(declared, list):
         raise read.fail("values must be [[values]] tables")
-    from analysis.sensitivity.select import select
-
     select(read, spec, game, [read.keys(v, f"values[{i}]", VALUE_KEYS) for i, v in enumerate(declared)])
     if not spec.parameters:
         raise read.fail("varies no value (every reconstructed value is excluded or has no range: see values)")
@@ -117,5 +78,3 @@ def load_file(path: str | Path) -> Sensitivity:
     """Read and check a sensitivity file."""
     return parse(*read_file(path, "sensitivity file"))
 
-
-__all__ = ["Sensitivity", "V", "at", "labels_of", "load_file", "parse"]

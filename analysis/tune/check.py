@@ -6,20 +6,18 @@ import copy
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from analysis.tune.objectives import runs_of
+from analysis.tune.reader import Reader, Tune
+from sim import rules as rulebook
 from sim.errors import SkaldError
-
-if TYPE_CHECKING:
-    from analysis.tune.spec import Reader, Tune
+from sim.games import get_game
+from sim.plan import check_players, make_plan
 
 
 def check_game(read: Reader, tune: Tune) -> Any:
     """The game object, once its name, player count, fixed rules and base data file pass."""
-    from sim import rules as rulebook
-    from sim.games import get_game
-    from sim.plan import check_players
-
     try:
         game = get_game(tune.game)
         check_players(game, tune.players)
@@ -33,8 +31,6 @@ def check_game(read: Reader, tune: Tune) -> Any:
 
 def rule_values(read: Reader, game: Any, rule: str, values: list[Any] | None, where: str) -> list[Any]:
     """The values a rule parameter tries, each converted as ``--rule`` converts it."""
-    from sim import rules as rulebook
-
     switches = {s.name: s for s in game.rule_switches}
     if rule not in switches:
         raise read.fail(
@@ -88,9 +84,6 @@ def _read_docs(path: str) -> dict[str | None, Any]:
 
 def check_strategies(read: Reader, tune: Tune) -> None:
     """Every run's table is valid for the game (the runner's own checks, nothing played)."""
-    from analysis.tune.objectives import runs_of
-    from sim.plan import make_plan
-
     for run in runs_of(tune.terms):
         try:
             make_plan(

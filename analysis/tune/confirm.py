@@ -13,17 +13,15 @@ Every finalist plays the same fresh games (the tune's confirmation seed, common 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from analysis.multiplicity import adjust
-from analysis.stats import equal_chances_test, wilson_interval
+from analysis.stats.multiplicity import adjust
+from analysis.stats.stats import equal_chances_test, wilson_interval
 from analysis.tune import objectives as obj
+from analysis.tune.result import Outcome, derived_seed
 from analysis.tune.search import rank_key
-
-if TYPE_CHECKING:
-    from analysis.tune.engine import Outcome
 
 REPS = 2000
 
@@ -43,7 +41,6 @@ def _values(result: Outcome, cand: int, weights: np.ndarray | None) -> np.ndarra
 
 def confirm(result: Outcome) -> dict[str, Any]:
     """The finalists' confirmed objective, intervals, the winner and the corrected tests."""
-    from analysis.tune.engine import derived_seed
 
     finalists, m = result.finalists, result.plan.confirm_games
     rng = np.random.default_rng(derived_seed(result.tune.seed, 2))

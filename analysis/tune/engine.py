@@ -5,20 +5,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from analysis.tune import confirm
 from analysis.tune import objectives as obj
+from analysis.tune import outputs as tune_outputs
 from analysis.tune import search as sh
 from analysis.tune.play import Candidate, Task, chunks, plan_for, play_tasks, write_candidate
-from analysis.tune.spec import Tune
+from analysis.tune.reader import Tune
+from analysis.tune.result import Budget, Outcome, derived_seed, split_budget
 from analysis.tune.state import STATE_FILE, State, identity, load
 from sim import outputs
+from sim import seats as seating
 from sim.errors import SkaldError
+from sim.games import get_game
+from sim.report import progress_bar
 
 
 class TuneInterrupted(KeyboardInterrupt):
@@ -39,56 +45,7 @@ def choices(tune: Tune) -> list[tuple[int, ...]]:
     return sorted(picked)
 
 
-def derived_seed(seed: int, stream: int) -> int:
-    """A seed of the tune's own, for ``stream`` (1: the fresh confirmation games, 2: the bootstrap)."""
-    return int(np.random.SeedSequence([seed, stream]).generate_state(1)[0]) % (2**31 - 1)
-
-
-@dataclass
-class Budget:
-    """A tune's budget split: the search's schedule, the confirmation's games per finalist and run."""
-
-    schedule: sh.Schedule
-    confirm_games: int
-    finalists: int
-
-    @property
-    def planned(self) -> int:
-        return self.schedule.cost + self.finalists * self.confirm_games * self.schedule.runs
-
-
-def split_budget(tune: Tune, budget: int, candidates: int, runs: int, block: int) -> Budget:
-    finalists = min(tune.finalists, candidates)
-    per = int(budget * tune.confirm) // (finalists * runs) // block * block
-    if per < block:
-        raise SkaldError(
-            f"a budget of {budget:,} games leaves no whole seat block ({block} games) per finalist"
-            " and run for the confirmation (give a larger --budget)"
-        )
-    schedule = sh.plan(candidates, budget - per * finalists * runs, tune.eta, finalists, runs, block)
-    return Budget(schedule, per, finalists)
-
-
-@dataclass
-class Outcome:
-    """What a tune found: everything ``outputs`` writes."""
-
-    tune: Tune
-    budget: int
-    candidates: list[Candidate]
-    runs: list[tuple[str, ...]]
-    rungs: list[sh.Rung]
-    plan: Budget
-    state: State
-    confirm_seed: int
-    finalists: list[int] = field(default_factory=list)
-    confirmation: dict[str, Any] = field(default_factory=dict)
-    history: list[tuple[int, float]] = field(default_factory=list)
-
-
 def block_of(tune: Tune, runs: list[tuple[str, ...]]) -> int:
-    from sim import seats as seating
-
     return math.lcm(*(seating.block_size(tune.seats, tune.players, list(run)) for run in runs))
 
 
@@ -119,8 +76,6 @@ def prepare(
     tune: Tune, out: Path, budget: int, resume: bool
 ) -> tuple[list[Candidate], list[tuple[str, ...]], Budget, State]:
     """Check the folder and the budget, then write the candidates' data files and open the state."""
-    from sim.games import get_game
-
     check_folder(out, resume)
     ident = identity(tune.text, budget, tune.seed)
     state = load(out / STATE_FILE, ident) if resume else State(ident, path=out / STATE_FILE)
@@ -136,8 +91,6 @@ def prepare(
     valid = [c for c in candidates if c.invalid is None]
     if not valid:
         if created:
-            import shutil
-
             shutil.rmtree(out, ignore_errors=True)
         raise SkaldError(f"tune file {tune.source}: no candidate's data loads ({candidates[0].invalid})")
     plan = split_budget(tune, budget, len(valid), len(runs), block_of(tune, runs))
@@ -224,9 +177,6 @@ def run_tune(
     progress: bool = True,
 ) -> Outcome:
     """Run ``tune`` into ``out`` and write its outputs (``analysis.tune.outputs``)."""
-    from analysis.tune import confirm, outputs
-    from sim.report import progress_bar
-
     budget = budget if budget is not None else tune.budget
     candidates, runs, plan, state = prepare(tune, out, budget, resume)
     valid = [c.index for c in candidates if c.invalid is None]
@@ -246,7 +196,7 @@ def run_tune(
         ) from None
     result.history = _best_so_far(player.history)
     result.confirmation = confirm.confirm(result)
-    outputs.write(result, out)
+    tune_outputs.write(result, out)
     return result
 
 

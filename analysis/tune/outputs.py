@@ -4,28 +4,26 @@
   ``skald run GAME --data best.toml``; ``rules.txt``: the winner's ``--rule NAME=VALUE`` lines;
 * ``tune.json``: every candidate's values, games spent and estimate, the rungs, the finalists' confirmed
   values with intervals and the tests, and what the winner changes;
-* ``tune.html``: the report section (``analysis.tune.report``).
+* ``tune.html``: the report section (``analysis.report.sections.tune``).
 """
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from analysis.report.sections.tune import write_html
 from analysis.tune import params as P
+from analysis.tune.check import base_docs, read_docs
+from analysis.tune.result import Outcome
+from sim import rules as rulebook
+from sim.games import get_game
 from sim.manifest import json_text, write_text_atomic
-
-if TYPE_CHECKING:
-    from analysis.tune.engine import Outcome
 
 
 def changes(result: Outcome) -> list[dict[str, Any]]:
     """What the winner changes against the base data (packaged unless the tune names one) and rules."""
-    from analysis.tune.check import base_docs, read_docs
-    from sim import rules as rulebook
-    from sim.games import get_game
-
     tune, game = result.tune, get_game(result.tune.game)
     winner = _candidate(result, result.confirmation["winner"])
     defaults = rulebook.resolve(game, tune.rules)
@@ -125,7 +123,6 @@ def document(result: Outcome) -> dict[str, Any]:
 
 def write(result: Outcome, out: Path) -> dict[str, Any]:
     """Write the outputs (each through a temporary name); return the ``tune.json`` document."""
-    from analysis.tune.report import write_html
 
     doc = document(result)
     winner = _candidate(result, doc["winner"])

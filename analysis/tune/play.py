@@ -17,13 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from joblib import delayed
 
 from analysis.tune import objectives as obj
 from analysis.tune import params as P
 from analysis.tune.check import base_file, read_docs
-from analysis.tune.spec import Tune
+from analysis.tune.reader import Tune
 from analysis.tune.tomlfile import dumps
+from sim.backends import loky_parallel
 from sim.errors import SkaldError, one_line
+from sim.plan import make_plan, resolve_game
+from sim.runner import play_indexed
 
 CHUNK = 50
 
@@ -51,8 +55,6 @@ def write_candidate(tune: Tune, game: Any, index: int, choice: tuple[int, ...], 
         data = _write_docs(tune, game, index, choice, docs, alternative, folder)
     candidate = Candidate(index, choice, rules, data)
     try:
-        from sim.plan import make_plan
-
         make_plan(tune.game, tune.players, ["random"], seats=tune.seats, rules=rules, data=data)
     except SkaldError as exc:
         candidate.invalid = one_line(str(exc))
@@ -88,8 +90,6 @@ def _write_docs(
 
 
 def plan_for(tune: Tune, candidate: Candidate, run: tuple[str, ...], seed: int) -> Any:
-    from sim.plan import make_plan
-
     plan, _ = make_plan(
         tune.game,
         tune.players,
@@ -106,9 +106,6 @@ def plan_for(tune: Tune, candidate: Candidate, run: tuple[str, ...], seed: int) 
 def play_rows(plan: Any, start: int, end: int) -> np.ndarray:
     """Per-game rows ``[seat wins x n, strategy wins x k, decisions, failed]`` of games ``start..end-1``
     (wins scaled by ``objectives.scale``)."""
-    from sim.plan import resolve_game
-    from sim.runner import play_indexed
-
     game = resolve_game(plan.game_ref)
     texts = [s.text for s in plan.specs]
     n = plan.players
@@ -157,10 +154,6 @@ def play_tasks(tasks: list[Task], jobs: int, on_done: Callable[[Task, np.ndarray
     if jobs == 1 or len(tasks) <= 1:
         results = (_task(t) for t in tasks)
     else:
-        from joblib import delayed
-
-        from sim.backends import loky_parallel
-
         results = loky_parallel(jobs, return_as="generator")(delayed(_task)(t) for t in tasks)
     for task, rows in zip(tasks, results, strict=True):
         on_done(task, rows)

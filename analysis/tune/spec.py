@@ -30,14 +30,15 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.study import read_file
+from analysis.data.study_file import read_file
 from analysis.tune import objectives as obj
-from analysis.tune.params import KINDS, Parameter, PathError, label, orders, parse_path
-from sim.errors import SkaldError
+from analysis.tune.check import base_docs, check_game, check_strategies, rule_values
+from analysis.tune.params import KINDS, Parameter, PathError, get, label, orders, parse_path
+from analysis.tune.reader import Reader, Tune
+from sim import seats as seating
 
 TUNE_KEYS = {
     "name",
@@ -66,92 +67,12 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 FOLDER_HINT = "; write FILE.toml:path for a folder"  # a tune's data may be a folder of files
 
 
-@dataclass
-class Head:
-    """The head keys a tune and a sensitivity file share (``head_fields`` reads them)."""
-
-    name: str
-    title: str
-    description: str
-    game: str
-    players: int
-    seed: int
-    budget: int
-    seats: str
-    rules: dict[str, Any]
-    data: str | None
-    max_decisions: int | None
-
-
-@dataclass
-class Tune(Head):
-    """A checked tune file."""
-
-    candidates: int
-    eta: int
-    finalists: int
-    confirm: float
-    parameters: list[Parameter]
-    terms: list[obj.Term]
-    source: str
-    text: str = ""
-    base: Path = field(default_factory=Path)
-
-
-class Reader:
-    """Checks of one file's values, each failing with ``tune file SOURCE: KEY ...``."""
-
-    def __init__(self, source: str, what: str = "tune file") -> None:
-        self.source, self.what = source, what
-        self.head = what.split()[0]  # the file's own table: [tune] or [sensitivity]
-
-    def fail(self, message: str) -> SkaldError:
-        return SkaldError(f"{self.what} {self.source}: {message}")
-
-    def keys(self, table: Any, where: str, allowed: set[str]) -> dict[str, Any]:
-        if not isinstance(table, dict):
-            raise self.fail(f"{where} must be a table")
-        bad = sorted(set(table) - allowed)
-        if bad:
-            raise self.fail(f"unknown key {where}.{bad[0]} (allowed: {', '.join(sorted(allowed))})")
-        return table
-
-    def int(self, value: Any, where: str, low: int, high: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-            span = f"from {low}" + (f" to {high}" if high else " up")
-            raise self.fail(f"{where} must be a whole number {span}, not {value!r}")
-        return value
-
-    def number(self, value: Any, where: str, low: float, high: float) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise self.fail(f"{where} must be a number from {low} to {high}, not {value!r}")
-        return float(value)
-
-    def str(self, value: Any, where: str, allowed: tuple[str, ...] | None = None) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"{where} must be a non-empty string, not {value!r}")
-        if allowed is not None and value not in allowed:
-            raise self.fail(f"{where} {value!r} is not allowed (allowed: {', '.join(allowed)})")
-        return value.strip()
-
-    def strategies(self, value: Any, where: str) -> list[str]:
-        if (
-            not isinstance(value, list)
-            or not value
-            or not all(isinstance(s, str) and s.strip() for s in value)
-        ):
-            raise self.fail(f"{where} must be a non-empty list of strategy specs (strings), not {value!r}")
-        return [s.strip() for s in value]
-
-
 def parse(text: str, source: str = "<text>", base: Path | None = None) -> Tune:
     """Parse and check a tune file against its game (rules, strategies, data paths): nothing is written."""
     read = Reader(source)
     doc = read_doc(read, text, ("parameters", "objective"))
     head = read.keys(doc.get("tune"), "tune", TUNE_KEYS)
     tune = _head(read, head, text, base or Path.cwd())
-    from analysis.tune.check import check_game
-
     game = check_game(read, tune)
     params = doc.get("parameters")
     if not isinstance(params, list) or not params:
@@ -217,8 +138,6 @@ def head_fields(
     games: bool = False,
 ) -> dict[str, Any]:
     """The head keys a tune and a sensitivity file share, checked in order (``games``: with ``games``)."""
-    from sim import seats as seating
-
     t = read.head
     data = head.get("data")
     fields: dict[str, Any] = {
@@ -252,7 +171,6 @@ def _relative(base: Path, path: str) -> Path:
 
 
 def _parameter(read: Reader, raw: Any, where: str, tune: Tune, game: Any) -> Parameter:
-    from analysis.tune.check import base_docs, rule_values
 
     raw = read.keys(raw, where, PARAM_KEYS)
     kind = read.str(raw.get("kind"), f"{where}.kind", KINDS)
@@ -304,7 +222,6 @@ def labels_of(
 
 def at(read: Reader, docs: dict[str | None, Any], path: str, where: str, hint: str = "") -> Any:
     """The value at a data path (one line naming ``where`` when there is none; ``hint`` ends its list)."""
-    from analysis.tune.params import get
 
     try:
         file, steps = parse_path(path)
@@ -335,7 +252,6 @@ def _data_options(read: Reader, kind: str, current: Any, values: Any, where: str
 
 def objectives(read: Reader, doc: dict[str, Any], spec: Any) -> None:
     """``spec.terms`` from the file's ``[[objective]]`` tables; then every strategy of the file checked."""
-    from analysis.tune.check import check_strategies
 
     spec.terms = objective_terms(read, doc.get("objective"), spec.players)
     check_strategies(read, spec)

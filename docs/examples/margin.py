@@ -2,9 +2,9 @@
 
 import numpy as np
 
+from sim.api import Strategy
 from sim.games.mainland.evaluate import evaluate, playable_cards
 from sim.games.mainland.state import KEEP, PASS, REPLACE, START
-from strategies.base import Strategy
 
 
 class MarginStrategy(Strategy):

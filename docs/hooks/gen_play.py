@@ -1,7 +1,7 @@
 """The generated pages a strategy author reads (``strategy/<name>.md``): what ``view`` and ``options``
 are in each game, from the types (the view's fields with their annotations and comments) and measured on a
 real game (the options' type and shape at the first decision, and every option type one random game
-offers), and the game's built-in strategies with their parameters (``strategies.registry``)."""
+offers), and the game's built-in strategies with their parameters (``sim.specs``)."""
 
 from __future__ import annotations
 
@@ -153,7 +153,8 @@ def options_section(name: str, options: Any, seen: dict[type, set[str]], players
 
 def strategies_section(plugin: GamePlugin) -> list[str]:
     """The built-in strategies of the game, as ``skald strategies`` describes them."""
-    from strategies.registry import builtin_names, describe, parameters, parse_spec
+    from sim.specs import builtin_names, parameters, parse_spec
+    from sim.strategy import describe
 
     lines = ["## Built-in strategies", "", f"As `skald strategies {plugin.name}` prints them.", ""]
     for strategy in builtin_names(plugin.name):

@@ -1,7 +1,8 @@
 """The MkDocs hook that builds Skald's generated pages, so ``mkdocs build --strict`` alone builds the
 whole site: one page per registered game (``games/``), its records (``records/``), its view and options
 (``strategy/``), and the navigation naming them; markers in the written pages are filled in
-(``<!-- skald:NAME -->``: what exists when the site is built)."""
+(``<!-- skald:NAME -->``: what exists when the site is built, the command reference, and the parts of the
+README that a page shows, so that each text is written once)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ for path in (str(HERE), str(ROOT)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+import gen_commands  # noqa: E402
 import gen_games  # noqa: E402
+import gen_layout  # noqa: E402
 import gen_pictures  # noqa: E402
 import gen_play  # noqa: E402
 import gen_spaces  # noqa: E402
@@ -32,6 +35,8 @@ def nav() -> list[Any]:
     games = _games()
     return [
         {"Getting started": "index.md"},
+        {"Commands": "commands.md"},
+        {"Running games": "running.md"},
         {"Games": ["games/index.md", *[{p.title: f"games/{n}.md"} for n, p in games]]},
         {"Writing a strategy": ["writing-a-strategy.md", *[{p.title: f"strategy/{n}.md"} for n, p in games]]},
         {"Search strategies": "search.md"},
@@ -42,9 +47,10 @@ def nav() -> list[Any]:
         {"Pictures and replays": "pictures.md"},
         {"Scaling out": "scaling.md"},
         {"Speed": "speed.md"},
-        {"Tuning": "tuning.md"},
+        {"Tuning and sensitivity": "tuning.md"},
         {"Writing a game": "writing-a-game.md"},
         {"PettingZoo environment": "pettingzoo.md"},
+        {"Source layout": "layout.md"},
         {"API reference": ["api/game.md", "api/plugin.md", "api/picture.md", "api/strategies.md"]},
     ]
 
@@ -72,18 +78,32 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
-def marker(name: str) -> str:
-    """What replaces ``<!-- skald:NAME -->`` in a written page."""
-    if name == "tune-status":
-        if (ROOT / "sim" / "commands" / "tune.py").is_file():
-            return (
-                '!!! note "Available"\n    `sim/commands/tune.py` is present: run `skald tune --help` for'
-                " its options (this page states the goals; the command's help is the reference)."
-            )
-        return (
-            '!!! warning "Not yet available"\n    `skald tune` is being built (the goals below);'
-            " this release has no `skald tune` command yet."
-        )
+def readme_part(name: str, page: str = "index.md") -> str:
+    """The README's text between ``<!-- docs: NAME ...-->`` and ``<!-- /docs -->``, its links into
+    ``docs/`` made relative to ``page`` (a path under ``docs/``)."""
+    import posixpath
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(rf"^<!-- docs: {re.escape(name)}\b.*?-->\n(.*?)^<!-- /docs -->", text, re.M | re.S)
+    if found is None:
+        raise KeyError(f"README.md has no part {name!r} (<!-- docs: {name} --> ... <!-- /docs -->)")
+    here = posixpath.dirname(page) or "."
+    return re.sub(
+        r"\]\(docs/([^)]+)\)", lambda m: "](" + posixpath.relpath(m.group(1), here) + ")", found.group(1)
+    ).rstrip()
+
+
+def marker(name: str, page: str = "index.md") -> str:
+    """What replaces ``<!-- skald:NAME -->`` in a written page (``page``: its path under ``docs/``)."""
+    import re
+
+    if name.startswith("readme-"):
+        return readme_part(name.removeprefix("readme-"), page)
+    if name == "commands":
+        return gen_commands.commands_section()
+    if name == "source-layout":
+        return gen_layout.layout_section(ROOT)
     if name == "pettingzoo-api":
         if (ROOT / "sim" / "pettingzoo.py").is_file():
             return "## API\n\n::: sim.pettingzoo\n    options:\n      heading_level: 3"
@@ -99,11 +119,12 @@ def marker(name: str) -> str:
         return "\n".join(f"- [{p.title}](strategy/{n}.md): `{n}`" for n, p in _games())
     if name == "tictactoe-readme":
         text = (ROOT / "examples" / "skald-tictactoe" / "README.md").read_text(encoding="utf-8")
-        return text.split("\n", 1)[1]  # its own title line is the page's
+        body = text.split("\n", 1)[1]  # its own title line is the page's; its sections go one level down
+        return re.sub(r"^(#+) ", lambda m: "#" + m.group(1) + " ", body, flags=re.MULTILINE)
     raise KeyError(f"unknown docs marker {name!r}")
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     import re
 
-    return re.sub(r"<!-- skald:([\w-]+) -->", lambda m: marker(m.group(1)), markdown)
+    return re.sub(r"<!-- skald:([\w-]+) -->", lambda m: marker(m.group(1), page.file.src_uri), markdown)

@@ -136,8 +136,8 @@ MarginOpt = Annotated[
     typer.Option(
         "--margin",
         metavar="POINTS",
-        help="The seat verdicts' margin in percentage points of win share: fair within it, unfair, or"
-        " undecided (default 5; above 0 and below 50).",
+        help="The seat verdicts' margin in percentage points of win share, above 0 and below 50: fair"
+        " within it, unfair, or undecided (default: 5).",
         show_default=False,
     ),
 ]
@@ -146,7 +146,7 @@ MarginOpt = Annotated[
 def margin_option(points: float | None) -> float | None:
     """``--margin POINTS`` as a share (None: the default), checked: a one-line error unless above 0 and
     below 50."""
-    from analysis.balance import margin_share
+    from analysis.data.study_file import margin_share
 
     return None if points is None else margin_share(points)
 

@@ -12,7 +12,9 @@ from sim.commands.base import GameArg, GameCommand, app, default_players, err, i
 from sim.games import get_game
 
 AsJson = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
-Players = Annotated[int | None, typer.Option("--players", "-p", help="Players per game.")]
+Players = Annotated[
+    int | None, typer.Option("--players", "-p", help="Players per game (default: min(4, max players)).")
+]
 Games = Annotated[
     int | None, typer.Option("--games", "-g", help="Games per configuration (default: a time budget).")
 ]
@@ -123,7 +125,7 @@ def bench_command(
     from sim.backends import check_jobs
     from sim.bench import JOBS, bench
     from sim.runner import check_players, make_plan
-    from strategies.registry import default_strategies, parse_specs, split_specs
+    from sim.specs import default_strategies, parse_specs, split_specs
 
     spec = get_game(game)
     n = players if players is not None else default_players(spec)

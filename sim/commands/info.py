@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from sim.commands.base import GameCommand, app, out
+from sim.game import capabilities, capability
 from sim.games import GAMES, get_game
 
 
@@ -21,6 +22,9 @@ def games_command() -> None:
     table.add_column("players", no_wrap=True)
     table.add_column("rule switches", no_wrap=True)  # one a line
     table.add_column("max decisions", overflow="fold")
+    declared = Table(title="capabilities: what each game declares beyond the Game protocol")
+    declared.add_column("game", no_wrap=True)
+    declared.add_column("capabilities (sim.game.CAPABILITIES)", overflow="fold")
     for name in sorted(GAMES):
         try:
             game = get_game(name)
@@ -35,7 +39,9 @@ def games_command() -> None:
             ",\n".join(s.name for s in game.rule_switches) or "-",
             str(game.default_max_decisions),
         )
+        declared.add_row(name, ", ".join(capabilities(name)) or "none")
     out.print(table)
+    out.print(declared)
 
 
 @app.command("strategies", cls=GameCommand)
@@ -50,8 +56,8 @@ def strategies_command(game: Annotated[str, typer.Argument(help="Game name.")]) 
 
 
 def strategy_names(game: str) -> list[str]:
-    """The built-in strategy names that play ``game`` (``strategies.registry.builtin_names``)."""
-    from strategies.registry import builtin_names
+    """The built-in strategy names that play ``game`` (``sim.specs.builtin_names``)."""
+    from sim.specs import builtin_names
 
     return builtin_names(game)
 
@@ -61,7 +67,8 @@ def strategy_lines(name: str, game: str, width: int = 100) -> list[str]:
     wrapped to ``width``, then one line per parameter (key=default, type, values taken, meaning)."""
     import textwrap
 
-    from strategies.registry import describe, parameters, parse_spec
+    from sim.specs import parameters, parse_spec
+    from sim.strategy import describe
 
     cls = parse_spec(name, game).cls
     lines = [f"{name}  ({cls.__module__}:{cls.__qualname__})"]
@@ -94,52 +101,6 @@ def rules_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> No
         out.print(f"{spec.name} has no rule switches")
         return
     out.print(table)
-
-
-#: what every fixed column of the three tables holds (the game's action and score-part columns aside)
-COLUMN_DOCS: dict[str, dict[str, str]] = {
-    "games": {
-        "run": "the run: a hash of its configuration and seed (copies of one run share it)",
-        "game": "the game's name",
-        "game_id": "the game's index in the run (0, 1, ...), unique within the run",
-        "base_game": "the index its game seed derives from (shared by the seatings of one deal)",
-        "game_seed": "the game's seed: `skald replay` plays the game again from it",
-        "rules_hash": "sha1 of the game's name, every rule value and the data file's hash",
-        "players": "players in the game",
-        "decisions": "decisions made (an errored game: those before the failing one)",
-        "truncated": "the game did not reach its end (the decision cap, or an error)",
-        "winner": "the sole winner's seat; null on a tie and in a truncated game",
-        "winners": "the seats sharing the win; empty in a truncated game",
-        "winner_strategy": "the sole winner's strategy spec; else null",
-        "errored": "a strategy raised or chose illegally (--on-error continue)",
-        "error": "the error message (strategy, seat, game seed, turn); null if none",
-        "error_seat": "the seat whose strategy failed; null if none",
-        "error_turn": "the decision (turn) that failed; null if none",
-        "error_strategy": "the failing strategy's spec; null if none",
-    },
-    "seats": {
-        "run": "the run (as in games)",
-        "game": "the game's name",
-        "game_id": "the game (games.game_id)",
-        "seat": "the seat (0 = first player)",
-        "strategy": "the strategy spec playing the seat",
-        "strategy_index": "the strategy's position in --strategies",
-        "score": "the seat's final score",
-        "rank": "1 = best; tied seats share a rank",
-        "won": "the seat has a share of the win",
-        "win_share": "1/k for each of k tied winners; 0 otherwise and in truncated games",
-    },
-    "turns": {
-        "run": "the run (as in games)",
-        "game": "the game's name",
-        "game_id": "the game (games.game_id)",
-        "turn": "the decision's index within its game (0, 1, ...)",
-        "seat": "the seat that decided",
-        "kind": "the action kind: which action columns the row fills (the others are -1)",
-        "score": "the deciding seat's score after the decision",
-        "scores": "every seat's score after the decision, by seat",
-    },
-}
 
 
 @app.command("records", cls=GameCommand)
@@ -185,11 +146,11 @@ def _record_tables(spec: Any) -> list[tuple[str, list[str], list[list[str]]]]:
     """(title, header, rows) of each table ``skald records`` prints for the game ``spec``: its action
     kinds, its action columns, then every column of the three tables.  A game that does not declare
     ``action_kinds`` or ``action_docs`` yet is said to, in the rows they would fill."""
-    from sim.tables import games_schema, seats_schema, turns_schema
+    from sim.tables import COLUMN_MEANINGS, games_schema, seats_schema, turns_schema
 
     name, fields = spec.name, list(spec.action_fields)
-    kinds: dict[str, tuple[str, ...]] | None = getattr(spec, "action_kinds", None)
-    docs: dict[str, str] | None = getattr(spec, "action_docs", None)
+    kinds: dict[str, tuple[str, ...]] | None = capability(spec, "action_kinds")
+    docs: dict[str, str] | None = capability(spec, "action_docs")
     if kinds is None:
         kind_rows = [["-", f"{name} does not declare its action kinds (action_kinds)"]]
     else:
@@ -214,7 +175,7 @@ def _record_tables(spec: Any) -> list[tuple[str, list[str], list[list[str]]]]:
             elif table == "seats" and column.name in spec.part_fields:
                 meaning = f"a {name} score part or play statistic"
             else:
-                meaning = COLUMN_DOCS[table][column.name]
+                meaning = COLUMN_MEANINGS[table][column.name]
             every.append([table, column.name, _type_name(column.type), meaning])
     return [
         (f"{name} turns: action kinds (a column a kind does not fill is -1 in its rows)",

@@ -60,7 +60,7 @@ def _write(
 
     The page's folder must exist, and a file already there is replaced only when it is a page Skald wrote
     (``sim.outputs.check_page``); without ``-o``, a missing first folder is left to ``find_runs``."""
-    from analysis.report import check_output, write_report
+    from analysis.report.report import check_output, write_report
     from sim.outputs import check_page
 
     share = margin_option(margin)
@@ -68,7 +68,7 @@ def _write(
     if output is not None or target.parent.is_dir():
         check_page(target, "-o", "the report")
     target = check_output(target)
-    # write_report checks every run's manifest and parts (analysis.runs.open_runs) before it writes
+    # write_report checks every run's manifest and parts (analysis.data.runs.open_runs) before it writes
     page = write_report(results, target, title=title, compare=compare, progress=not quiet, margin=share)
     print(f"report: {page}")
 
@@ -83,7 +83,7 @@ def replay_command(
     ] = None,
     view: Annotated[
         str | None,
-        typer.Option("--view", help="With --html: the view shown first, 'all' (default) or a seat number."),
+        typer.Option("--view", help="With --html: the view to open, all or a seat number (default: all)."),
     ] = None,
 ) -> None:
     """Re-simulate one game from its stored seed, print it turn by turn and check it against the records.

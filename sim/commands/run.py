@@ -25,9 +25,20 @@ from sim.games import get_game
 from sim.signals import stop_on_sigterm
 
 Players = Annotated[
-    int | None, typer.Option("--players", "-p", help="Players per game (default: min(4, max players)).")
+    int | None,
+    typer.Option(
+        "--players", "-p", help="Players per game, within the game's range (default: min(4, max players))."
+    ),
 ]
-Games = Annotated[int, typer.Option("--games", "-g", help="Number of games to play.")]
+Games = Annotated[
+    int,
+    typer.Option(
+        "--games",
+        "-g",
+        help="Games to play, 1 to 1,000,000,000 (rounded up to whole blocks under rotate and exhaustive"
+        " seats, with a note).",
+    ),
+]
 Strategies = Annotated[
     str | None,
     typer.Option(
@@ -36,16 +47,38 @@ Strategies = Annotated[
         metavar="SPEC,...",
         help="Comma-separated strategy specs, one per player, or one for all seats"
         " (NAME, NAME:key=value, package.module:Class) (default: the game's best scripted strategy"
-        " and random in turn, e.g. greedy,random,greedy,random).",
+        " and random in turn, e.g. greedy,random,greedy,random; random alone for a game with none of its"
+        " own).",
     ),
 ]
 Seats = Annotated[str, typer.Option("--seats", help=f"Seat assignment: {' | '.join(seating.MODES)}.")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes: 1 or more, or -1 = all cores.")]
-Seed = Annotated[int, typer.Option("--seed", help="Root seed; each game's seed derives from it.")]
-Out = Annotated[
-    Path | None, typer.Option("--out", "-o", help="Output folder (default: results/GAME-Np-Gg-seedS).")
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes: 1 to 1,024 (more than the cores runs, with a note), or -1 = all cores.",
+    ),
 ]
-Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing output folder.")]
+Seed = Annotated[
+    int, typer.Option("--seed", help="Root seed, 0 to 2^63 - 1; each game's seed derives from it.")
+]
+Out = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="Output folder, absent or empty unless --overwrite (default: results/GAME-Np-Gg-seedS).",
+    ),
+]
+Overwrite = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Replace --out when it is a Skald run folder holding only what Skald wrote (anything else is"
+        " refused, naming it).",
+    ),
+]
 Rules = Annotated[
     list[str] | None,
     typer.Option(
@@ -55,23 +88,34 @@ Rules = Annotated[
     ),
 ]
 Data = Annotated[
-    Path | None, typer.Option("--data", help="Component data file or folder instead of the packaged one.")
+    Path | None,
+    typer.Option(
+        "--data",
+        help="Component data file instead of the packaged one (a folder of files for a game that keeps one"
+        " file per kind, as Greenland does).",
+    ),
 ]
 MaxDecisions = Annotated[
-    int | None, typer.Option("--max-decisions", help="Truncate a game after this many decisions.")
+    int | None,
+    typer.Option(
+        "--max-decisions",
+        help="Truncate a game after this many decisions, 1 to 1,000,000,000 (default: the game's cap).",
+    ),
 ]
 ChunkSize = Annotated[
     int | None,
     typer.Option(
         "--chunk-size",
-        help="Games per Parquet part (default: 100, fewer only to give each worker two chunks;"
-        " at least games/64; at most 250; a resumed run keeps the size it started with).",
+        help="Games per Parquet part, 1 to 1,000,000,000; a resumed run keeps the size it started with"
+        " (default: 100, fewer only to give each worker two chunks; at least games/64; at most 250).",
     ),
 ]
 Resume = Annotated[
     bool,
     typer.Option(
-        "--resume", help="Finish an interrupted run of the same options (plays only the missing chunks)."
+        "--resume",
+        help="Finish an interrupted run of the same options, playing only the missing chunks (not with"
+        " --overwrite).",
     ),
 ]
 OnError = Annotated[
@@ -88,8 +132,8 @@ Scheduler = Annotated[
     str | None,
     typer.Option(
         "--scheduler",
-        help="Dask scheduler (tcp://host:8786, implies --backend dask) or, with --backend ray, a Ray"
-        " cluster (ray://host:10001 or auto); default: a local cluster.",
+        help="Dask scheduler (tcp://host:8786; implies --backend dask) or, with --backend ray, a Ray"
+        " cluster (ray://host:10001, host:6379 or auto) (default: a local cluster).",
     ),
 ]
 Gather = Annotated[
@@ -184,8 +228,8 @@ def run_command(
 def default_seats(game: str, players: int) -> list[str]:
     """The strategies without ``--strategies``: the game's best scripted strategy and random in turn
     (``greedy,random,greedy,random`` in Skald's own games), or random in every seat for a game without
-    strategies of its own (``strategies.registry.default_strategies``)."""
-    from strategies.registry import default_strategies
+    strategies of its own (``sim.specs.default_strategies``)."""
+    from sim.specs import default_strategies
 
     texts = default_strategies(game)
     return (texts * players)[:players] if len(texts) > 1 else texts

@@ -10,9 +10,10 @@ from sim.commands.filerun import Helps, Job, excluded_line, file_command
 
 
 def _start() -> Job:
-    from analysis import sensitivity as screening
+    from analysis.sensitivity.engine import SensitivityInterrupted, run_sensitivity
+    from analysis.sensitivity.spec import load_file
 
-    return Job(screening.load_file, screening.run_sensitivity, screening.SensitivityInterrupted, _summary)
+    return Job(load_file, run_sensitivity, SensitivityInterrupted, _summary)
 
 
 def _summary(doc: Any) -> list[str]:

@@ -14,7 +14,7 @@ from sim.errors import SkaldError
 from sim.games import get_game
 from sim.signals import stop_on_sigterm
 
-#: the options of a study that plays until decided (``analysis.sequential_study``)
+#: the options of a study that plays until decided (``analysis.study.sequential_study``)
 UntilDecidedOpt = Annotated[
     bool,
     typer.Option(
@@ -87,7 +87,8 @@ def study_command(
     """Run a study's simulations into results/STUDY/ and write its report.html (the seat verdicts
     decided at --margin, else the study's own margin, else 5 points).  With --until-decided each run
     plays in looks until its seat questions are decided (docs/studies.md)."""
-    from analysis import study as studies
+    from analysis.data import study_file
+    from analysis.study import study as studies
     from sim.backends import check_jobs
 
     if list_:
@@ -107,7 +108,7 @@ def study_command(
             if all_:
                 _run_all_studies(studies, out_dir, quiet, jobs_note, options)
                 return
-            spec = studies.load_file(file) if file is not None else studies.get(str(name))
+            spec = study_file.load_file(file) if file is not None else studies.get(str(name))
             reason = spec.missing()
             if reason:  # before the folder: a study that cannot run says why, whatever lies in results/
                 raise SkaldError(reason)
@@ -127,9 +128,10 @@ def study_command(
 def _check_looks(options: dict[str, Any]) -> None:
     """``--budget`` and ``--looks`` in range, checked before any study is read (a one-line error otherwise;
     whether the study plays until decided, as they need, is checked once it is read)."""
-    from analysis import sequential_study
+    from analysis.data.study_file import Options
+    from analysis.study import sequential_study
 
-    playing = sequential_study.Options(until_decided=True)
+    playing = Options(until_decided=True)
     sequential_study.override(playing, False, options["budget"], options["looks"])
 
 
@@ -179,6 +181,8 @@ def _announce(planned: Any, index: int, total: int) -> None:
 
 
 def _list_studies(studies: Any) -> None:
+    from analysis.data.study_file import game_unavailable
+
     table = Table(title="studies: skald study NAME [--games N] [--jobs N] [--out DIR]")
     table.add_column("study", no_wrap=True)
     for column in ("runs", "games", "status"):
@@ -186,7 +190,7 @@ def _list_studies(studies: Any) -> None:
     table.add_column("question")
     for key, spec in studies.packaged().items():
         planned = spec.plan()
-        missing = [g for g in spec.games_needed if studies.game_unavailable(g)]
+        missing = [g for g in spec.games_needed if game_unavailable(g)]
         status = "ready" if not missing else "needs " + ", ".join(missing)
         table.add_row(key, str(len(planned)), f"{sum(r.games for r in planned):,}", status, spec.title)
     out.print(table)
@@ -199,7 +203,7 @@ def _list_studies(studies: Any) -> None:
 def _run_all_studies(
     studies: Any, out_dir: Path | None, quiet: bool, jobs_note: str | None, options: dict[str, Any]
 ) -> None:
-    from analysis.report import write_report
+    from analysis.report.report import write_report
     from sim.outputs import check_page
 
     root = out_dir if out_dir is not None else Path("results")

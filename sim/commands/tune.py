@@ -9,9 +9,10 @@ from sim.commands.filerun import Helps, Job, excluded_line, file_command
 
 
 def _start() -> Job:
-    from analysis import tune as tuning
+    from analysis.tune.engine import TuneInterrupted, run_tune
+    from analysis.tune.spec import load_file
 
-    return Job(tuning.load_file, tuning.run_tune, tuning.TuneInterrupted, _summary)
+    return Job(load_file, run_tune, TuneInterrupted, _summary)
 
 
 def _summary(result: Any) -> list[str]:

@@ -3,7 +3,7 @@
 Agents ``seat_0 .. seat_{N-1}``.  At each decision point the seats in ``to_move`` are asked one at a time,
 in that order; each one's observation and legal options are taken when the decision point opens, before
 any of its choices is applied (simultaneous secret choices: nobody sees another's choice), and the
-choices are applied together once every mover has chosen -- as ``sim.runner.play_game`` does.
+choices are applied together once every mover has chosen -- as ``sim.play.play_game`` does.
 
 Rewards: 0 until the game ends; then each seat's win share from the game's ``Result`` -- 1/k to each of
 the k winners (a tie shares the win), 0 to the others -- the ``win_share`` of the run records.  A game

@@ -10,19 +10,20 @@ from types import ModuleType
 from typing import Any
 
 from sim.errors import SkaldError
+from sim.game import capability, has_capability
 from sim.plugin import GamePlugin, load_object
 
 _REQUIRED = ("ACTIONS", "SHAPE", "encode", "observe")
 
 
 def declares_spaces(plugin: GamePlugin) -> bool:
-    """Whether the game declares an RL encoding."""
-    return getattr(plugin, "spaces", None) is not None
+    """Whether the game declares an RL encoding (``sim.game.has_capability``)."""
+    return has_capability(plugin, "spaces")
 
 
 def load_spaces(plugin: GamePlugin) -> ModuleType | Any:
     """The game's ``spaces`` module (``ACTIONS``, ``SHAPE``, ``encode``, ``observe``: ``sim.rl.codec``)."""
-    path = getattr(plugin, "spaces", None)
+    path = capability(plugin, "spaces")
     if path is None:
         raise SkaldError(f"game {plugin.name!r} declares no `spaces` (no RL encoding: see sim.rl.codec)")
     module = load_object(path, f"the spaces of game {plugin.name!r}")

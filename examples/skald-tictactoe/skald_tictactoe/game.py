@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import IllegalChoice
-from sim.game import Result, RuleSwitch, result_from_scores
+from sim.api import IllegalChoice, Result, RuleSwitch, result_from_scores
 
 #: the eight lines of three cells (rule 3), cells numbered 0-8 row by row
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))

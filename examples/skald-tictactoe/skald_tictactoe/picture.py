@@ -7,7 +7,7 @@ only its caption says whose view it is.
 
 from __future__ import annotations
 
-from sim.picture import ALL_SHOWN, Svg, element, seat_colour
+from sim.api import ALL_SHOWN, Svg, element, seat_colour
 from skald_tictactoe.game import EMPTY, TicTacToeState, is_over
 
 CELL = 80

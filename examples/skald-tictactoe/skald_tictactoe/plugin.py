@@ -1,6 +1,6 @@
 """Tic-tac-toe's declaration: everything the game brings to Skald, registered in ``pyproject.toml``."""
 
-from sim.plugin import GamePlugin
+from sim.api import GamePlugin
 
 PLUGIN = GamePlugin(
     name="tictactoe",

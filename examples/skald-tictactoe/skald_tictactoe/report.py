@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 from scipy.stats import binomtest
 
-from analysis.sections.blocks import Section, Table, pct
+from analysis.api import Section, Table, pct
 
 
 def tictactoe_sections(runs: Any) -> list[Section]:
@@ -32,5 +32,6 @@ def tictactoe_sections(runs: Any) -> list[Section]:
         f" {pct(draws / n if n else None)} were drawn.",
         tables=[Table("Outcomes (Wilson 95% intervals, games taken as independent)",
                       ["outcome", "games", "share", "95% interval"], rows)],
-        notes=["An example section: a real game's section also writes its findings (analysis.findings)."],
+        notes=["An example section: a real game's section also writes its findings"
+               " (analysis.present.findings)."],
     )]

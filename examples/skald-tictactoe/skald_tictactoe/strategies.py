@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim.api import Strategy
 from skald_tictactoe.game import LINES
-from strategies.base import Strategy
 
 
 class Blocker(Strategy):

@@ -13,17 +13,17 @@ PLUGIN = GamePlugin(
         "spreader": "strategies.greenland:SpreaderStrategy",
         "elder": "strategies.greenland:ElderStrategy",
     },
-    sections="analysis.sections.greenland:greenland_sections",
-    studies=("analysis.studies:greenland.toml",),
+    sections="analysis.games.greenland.sections:greenland_sections",
+    studies=("analysis.study.studies:greenland.toml",),
     data="sim/games/greenland/data",
     own_seats=False,
     spaces="sim.games.greenland.spaces",
     picture="sim.games.greenland.picture:picture",
     describe="sim.games.greenland.describe:describe",
-    # ismcts's playouts cut at 60 decision points and 24 iterations: a full Greenland playout is about
-    # 300 decisions of the greedy strategy, 40 of them a decision cost over a second. Chosen
-    # for cost: at them the search won 0.502 (0.438-0.567) of 200 two-player games against greedy, and
-    # 0.505 (0.441-0.569) with the cut playouts judged by the fitted ``evaluate`` (greenland.value)
+    # ismcts's playouts cut at 60 decision points and 24 iterations: a full Greenland playout is hundreds
+    # of decisions of the greedy strategy, so at the general defaults a decision is slow. Chosen for
+    # cost, not strength: at them the search plays about as well as greedy, no better (its measured
+    # strength is in docs/search.md), with cut playouts judged by the fitted ``evaluate`` (greenland.value)
     search="iterations=24:depth=60",
     close_within=1.0,  # a typical winning score is about 25
     spread_margin=1.0,

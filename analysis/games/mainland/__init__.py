@@ -1,0 +1,2 @@
+"""Mainland: the report's Mainland sections (``sections``); its questions are the general ones
+(``analysis.questions.scores``)."""
