@@ -17,7 +17,7 @@ such, not as a hung sweep.  Usage (from the project root, in its virtual environ
     python -m tools.bad_input_sweep            # every case; a table of the failures and the counts
     python -m tools.bad_input_sweep --json     # the counts and failures as JSON
 
-``tests/test_bad_input_sweep.py`` runs every case and requires each to be refused cleanly.
+``tests/tools/test_bad_input_sweep.py`` runs every case and requires each to be refused cleanly.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""The long calibration of the report's statistics: the synthetic checks of ``tests/test_calibration.py``
-with more replicates, and null-certain resamplings of small real runs made with ``skald run``.
+"""The long calibration of the report's statistics: the synthetic checks of
+``tests/analysis/test_calibration.py`` with more replicates, and null-certain resamplings of small real
+runs made with ``skald run``.
 
     .venv/bin/python -m tools.calibrate [--reps 20000] [--splits 2000] [--runs /tmp/skald-calibrate]
     .venv/bin/python -m tools.calibrate --mode variants [--reps 4000]
     .venv/bin/python -m tools.calibrate --mode splits [--splits 200] [--runs /tmp/skald-calibrate]
 
-``--mode variants``: the checks of ``tests/test_calibration_variants.py`` (the variant comparison's
-bias-corrected seat gap and the seats' homogeneity test) and ``tests/test_calibration_categories.py``
+``--mode variants``: the checks of ``tests/analysis/test_calibration_variants.py`` (the variant comparison's
+bias-corrected seat gap and the seats' homogeneity test) and ``tests/analysis/test_calibration_categories.py``
 (the one-winner-per-game category test on blocks) at ``--reps`` replicates.
 
 ``--mode splits``: the verdicts' false-positive rates measured through the analysis functions themselves,
@@ -60,9 +61,9 @@ from analysis.games.graenaland import questions as graenaland
 from analysis.questions import balance
 from analysis.stats import inference, stats
 from sim.cli import _main
-from tests import test_calibration as synthetic
-from tests import test_calibration_categories as categories
-from tests import test_calibration_variants as variants
+from tests.analysis import test_calibration as synthetic
+from tests.analysis import test_calibration_categories as categories
+from tests.analysis import test_calibration_variants as variants
 
 ALPHA = synthetic.ALPHA
 

@@ -5,10 +5,10 @@ planted effect, at several numbers of holders.
     .venv/bin/python -m tools.calibrate_held [--reps 100] [--cards 400] [--draws 999]
         [--holders 5,8,13,20,40] [--power-reps 400] [--effect 1.5]
 
-The designs are ``tests/test_knarr_holdings.py``'s: 40 four-player games, one strategy with every game
-its own deal (``--seats random``: the t test's worst case) or four strategies of unequal skill under
-``--seats rotate``, every card held by exactly the given number of seats, one per game.  Per design
-and number of holders:
+The designs are ``tests/analysis/games/knarr/test_knarr_holdings.py``'s: 40 four-player games, one
+strategy with every game its own deal (``--seats random``: the t test's worst case) or four strategies
+of unequal skill under ``--seats rotate``, every card held by exactly the given number of seats, one per
+game.  Per design and number of holders:
 
 * the share of null cards with p <= 0.05 and p <= 0.001, new (the permutation test) and old (the t
   test), each ± its simulation error: the binomial standard error over the cards, and in brackets the
@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from tests import test_knarr_holdings as suite
+from tests.analysis.games.knarr import test_knarr_holdings as suite
 
 DESIGNS = {
     "one strategy, every game its own deal": suite.FEW_13,

@@ -1,5 +1,5 @@
 """The Knarr seat and holdings verdicts under a global null, old beside new, with more replicates than
-``tests/test_knarr_holdings.py`` and on real runs made with ``skald run``.
+``tests/analysis/games/knarr/test_knarr_holdings.py`` and on real runs made with ``skald run``.
 
     .venv/bin/python -m tools.calibrate_knarr [--reps 5000] [--splits 2000] [--runs FOLDER]
 
@@ -26,7 +26,7 @@ from analysis.data.runs import open_runs
 from analysis.games.knarr import questions as knarr
 from analysis.stats import inference, stats
 from sim.cli import _main
-from tests import test_knarr_holdings as suite
+from tests.analysis.games.knarr import test_knarr_holdings as suite
 from tools.calibrate import run_blocks
 
 RUNS = (

@@ -57,7 +57,8 @@ SEQUENTIAL_KEYS = ("until_decided", "budget", "looks", "spending")
 #: the most looks a study may take (a plan doubles its batches: ten looks start at 1/512 of the budget)
 MAX_LOOKS = 10
 #: ``analysis.stats.sequential.DEFAULT_LOOKS``, ``DEFAULT_SPENDING`` and ``SPENDING`` (this module imports
-#: nothing heavy, so reading a study file stays quick; ``tests/test_sequential_study.py`` checks they agree)
+#: nothing heavy, so reading a study file stays quick; ``tests/analysis/test_sequential_study.py`` checks
+#: they agree)
 DEFAULT_LOOKS = 4
 DEFAULT_SPENDING = "obrien-fleming"
 SPENDING = ("obrien-fleming", "pocock", "bonferroni")

@@ -10,7 +10,7 @@ import math
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -148,7 +148,7 @@ def several(frame: pl.DataFrame, column: str, within: Sequence[str] = ("players"
     keys = [k for k in within if k in frame.columns]
     if not keys:
         return frame[column].n_unique() > 1
-    return int(frame.group_by(keys).agg(pl.col(column).n_unique().alias("k"))["k"].max()) > 1
+    return int(cast(int, frame.group_by(keys).agg(pl.col(column).n_unique().alias("k"))["k"].max())) > 1
 
 
 def variant_column(frame: pl.DataFrame) -> list[tuple[str, Callable[[dict], str]]]:
@@ -374,7 +374,7 @@ def fairness_change_findings(section: str, changes: pl.DataFrame, label: str) ->
     keys = [k for k in ("players", "mix", "base", "value") if k in changes.columns]
     found = []
     for row in changes.iter_rows(named=True):
-        groups = {k: row[k] for k in keys}
+        groups: dict[str, Any] = {k: row[k] for k in keys}
         found.append(
             Finding(
                 game=str(row["game"]),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import textwrap
+from typing import cast
 
 import matplotlib
 
@@ -21,6 +22,8 @@ if _backend != "agg" and not any(name in _backend for name in ("inline", "ipympl
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
+from matplotlib.artist import Artist  # noqa: E402
+from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from sim import specs  # noqa: E402
@@ -28,9 +31,22 @@ from sim.games import GAMES  # noqa: E402
 
 WIDTH = 8.5
 DPI = 100
-COLORS = plt.get_cmap("tab10").colors
+#: a colour as a listed colormap holds it: red, green and blue from 0 to 1
+RGB = tuple[float, float, float]
+
+
+def _listed(name: str) -> tuple[RGB, ...]:
+    """The colours of the listed colormap ``name`` (``tab10``, ``tab20``): matplotlib holds them as a tuple
+    of RGB tuples, which its types leave as any array or colour."""
+    cmap = plt.get_cmap(name)
+    if not isinstance(cmap, ListedColormap):
+        raise TypeError(f"colormap {name!r} is not a listed colormap")
+    return cast(tuple[RGB, ...], cmap.colors)
+
+
+COLORS = _listed("tab10")
 #: twenty distinct colours, for the strategies of every game (``strategy_colours``)
-PALETTE = plt.get_cmap("tab20").colors[0::2] + plt.get_cmap("tab20").colors[1::2]
+PALETTE = _listed("tab20")[0::2] + _listed("tab20")[1::2]
 
 
 def known_strategies(own_only: bool = False) -> list[str]:
@@ -116,7 +132,7 @@ def _style(ax, title: str | None = None, xlabel: str | None = None, ylabel: str 
 
 def _shared_legend(fig: Figure, axes: list) -> None:
     """One legend below the panels, holding each distinct label once."""
-    seen: dict[str, object] = {}
+    seen: dict[str, Artist] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(label, handle)
@@ -211,8 +227,8 @@ def histogram(frame: pl.DataFrame, value: str, xlabel: str, title: str, integer:
     """Share of games (%) per value of ``value``, one series per player count."""
     fig, ax = plt.subplots(figsize=(WIDTH, 3.8))
     counts = sorted(frame["players"].unique().to_list())
-    vmax = float(frame[value].max() or 0)
-    bins = np.arange(0, vmax + 2) - 0.5 if integer and vmax < 60 else 30
+    vmax = float(cast(float | None, frame[value].max()) or 0)
+    bins = (np.arange(0, vmax + 2) - 0.5).tolist() if integer and vmax < 60 else 30
     for i, players in enumerate(counts):
         v = frame.filter(pl.col("players") == players)[value].to_numpy()
         ax.hist(

@@ -37,7 +37,7 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -404,8 +404,8 @@ def compare_variants(
             {
                 **common,
                 "metric": f"game_length ({unit})",
-                "base_estimate": float(base_games[length].mean()),
-                "estimate": float(other_games[length].mean()),
+                "base_estimate": float(cast(float, base_games[length].mean())),
+                "estimate": float(cast(float, other_games[length].mean())),
                 **_design_comparison(base_games, other_games, length, comp),
             }
         )
@@ -419,8 +419,8 @@ def compare_variants(
             {
                 **common,
                 "metric": "truncated_rate",
-                "base_estimate": float(base_games["truncated"].mean()),
-                "estimate": float(other_games["truncated"].mean()),
+                "base_estimate": float(cast(float, base_games["truncated"].mean())),
+                "estimate": float(cast(float, other_games["truncated"].mean())),
                 **_design_comparison(base_games, other_games, "truncated", comp),
             }
         )
@@ -618,7 +618,7 @@ def _gap_row(base: pl.DataFrame, other: pl.DataFrame, position: str) -> dict:
     not move the resampling."""
     a, pos_a = _seat_blocks(base, position)
     b, pos_b = _seat_blocks(other, position)
-    row: dict = {"metric": "balance_gap", "games": int(a["_games"].sum() + b["_games"].sum())}
+    row: dict = {"metric": "balance_gap", "games": int(float(a["_games"].sum()) + float(b["_games"].sum()))}
     paired = _paired(a, b)
     nan = math.nan
     if pos_a != pos_b or not a.height or not b.height:
@@ -680,10 +680,10 @@ def compare_folders(a: str, b: str, position: str = "seat") -> pl.DataFrame:
         raise ValueError("the two folders share runs")
 
     class _Keyed(Runs):
-        def games(self) -> pl.LazyFrame:  # type: ignore[override]
+        def games(self) -> pl.LazyFrame:
             return super().games().with_columns(pl.col("run").replace_strict(folder).alias("folder"))
 
-        def seats(self) -> pl.LazyFrame:  # type: ignore[override]
+        def seats(self) -> pl.LazyFrame:
             return super().seats().with_columns(pl.col("run").replace_strict(folder).alias("folder"))
 
     return compare_variants(
@@ -703,10 +703,10 @@ def by_rule_switch(runs: Runs, switch: str) -> pl.DataFrame:
     value = {r.label: str(r.rules[switch]) for r in chosen}
 
     class _Switched(Runs):
-        def seats(self) -> pl.LazyFrame:  # type: ignore[override]
+        def seats(self) -> pl.LazyFrame:
             return super().seats().with_columns(pl.col("run").replace_strict(value).alias("switch_value"))
 
-        def games(self) -> pl.LazyFrame:  # type: ignore[override]
+        def games(self) -> pl.LazyFrame:
             return super().games().with_columns(pl.col("run").replace_strict(value).alias("switch_value"))
 
     table = balance_tests(_Switched(chosen), by=("game", "players", "switch_value", "mix"))

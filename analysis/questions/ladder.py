@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -143,7 +143,7 @@ def rung_rates(seats: pl.DataFrame) -> pl.DataFrame:
                 "ci_high": float(est.high),
                 "se": float(est.se),
                 "blocks": int(est.clusters),
-                "expected": float(group["seat_share"].mean()),
+                "expected": float(cast(float, group["seat_share"].mean())),
             }
         )
     return pl.DataFrame(rows).sort("game", "players", "variant", "budget") if rows else pl.DataFrame()

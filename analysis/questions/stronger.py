@@ -102,7 +102,8 @@ def searches(spec: str, game: str) -> bool:
 
 def mirrors(runs: Runs) -> tuple[Runs, Runs]:
     """(scripted mirror runs, search mirror runs) among ``runs``."""
-    scripted, search = [], []
+    scripted: list[Run] = []
+    search: list[Run] = []
     for run in runs:
         spec = mirror_spec(run)
         if spec is not None:
@@ -242,15 +243,17 @@ def comparison(runs: Runs) -> Comparison:
         for s in tests["s"].iter_rows(named=True):
             if tuple(s[k] for k in keys) != tuple(x[k] for k in keys):
                 continue
-            sides = [blocks[p].get(tuple(r[k] for k in balance.GROUP)) for p, r in (("s", s), ("x", x))]
-            decision = None if None in sides else change_of(sides[0], sides[1])
+            side_s, side_x = (
+                blocks[p].get(tuple(r[k] for k in balance.GROUP)) for p, r in (("s", s), ("x", x))
+            )
+            decision = None if side_s is None or side_x is None else change_of(side_s, side_x)
             row = {k: x[k] for k in keys}
             row.update({f"s_{k}": v for k, v in s.items() if k not in row})
             row.update({f"x_{k}": v for k, v in x.items() if k not in row})
             rows.append({**row, **change_fields(decision, label)})
-            if decision is not None and sides[0] is not None and sides[1] is not None:
+            if decision is not None and side_s is not None and side_x is not None:
                 pair = {**{k: x[k] for k in keys}, "scripted": s["mix"], "search": x["mix"]}
-                changes += [{**pair, **r} for r in change_rows(decision, sides[0], sides[1])]
+                changes += [{**pair, **r} for r in change_rows(decision, side_s, side_x)]
     rates = pl.concat(
         [
             balance.seat_balance(scripted, position=position).with_columns(pl.lit("scripted").alias("side")),

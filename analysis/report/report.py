@@ -469,7 +469,7 @@ def render(
     )
     template = env.get_template("report.html.j2")
     found = verdicts.verdicts(findings, [s for p in parts for s in p.sections], variant_labels(runs))
-    run_versions = {}
+    run_versions: dict[str, set[str]] = {}
     for r in runs:
         for k, v in (r.manifest.get("versions") or {}).items():
             run_versions.setdefault(k, set()).add(str(v))

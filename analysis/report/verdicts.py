@@ -431,11 +431,10 @@ def verdicts(
             change_claims + claims,
         )
         out.append(verdict)
-    tests: dict[tuple[str, str, str, Any], list[Finding]] = {}
+    tests: dict[tuple[str, str, str], list[Finding]] = {}
     for test in findings:
         if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
-            key = (test.game, test.section, test.metric)
-            tests.setdefault(key, []).append(test)
+            tests.setdefault((test.game, test.section, test.metric), []).append(test)
     for (_, section, _), family in tests.items():
         out.append(equal_chances_verdict(family, findings, section in known))
     out += search_verdicts(findings, known)
@@ -443,8 +442,8 @@ def verdicts(
     out += result_verdicts(findings, known)
     out += unfinished_verdicts(findings, known)
     order = {g: i for i, g in enumerate(dict.fromkeys(f.game for f in findings))}
-    lead = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
-    out = sorted(out, key=lambda v: (v.href[1:] not in lead, order[v.game], v.kind != "equal chances"))
+    leading = {getattr(s, "id", None) for s in sections if getattr(s, "lead", False)}
+    out = sorted(out, key=lambda v: (v.href[1:] not in leading, order[v.game], v.kind != "equal chances"))
     return with_page_rule(out)[0]
 
 

@@ -49,7 +49,7 @@ def check_extremes(spec: Sensitivity, game: Any) -> Sensitivity:
             for side, i in enumerate(
                 sorted({0, param.size - 1})
             ):  # a file name of its own: games cache by path
-                cand = write_candidate(alone, game, 2 * j + side, (i,), Path(tmp))  # type: ignore[arg-type]
+                cand = write_candidate(alone, game, 2 * j + side, (i,), Path(tmp))
                 reason = (cand.invalid or "").replace(str(Path(tmp) / "candidates") + "/", "")
                 bad = bad or cand.invalid and f"{param.labels[i]}: {reason}"
             if bad:
@@ -117,7 +117,7 @@ def layout(spec: Sensitivity, budget: int, per_point: int) -> Layout:
 def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
     check_folder(out, resume, STATE_FILE, "sensitivity")
     runs = obj.runs_of(spec.terms)
-    block = block_of(spec, runs)  # type: ignore[arg-type]
+    block = block_of(spec, runs)
     if spec.games % block:
         raise SkaldError(
             f"sensitivity file {spec.source}: games = {spec.games} is not a whole number of seat blocks "
@@ -132,7 +132,7 @@ def prepare(spec: Sensitivity, out: Path, budget: int, resume: bool) -> Screen:
     candidates = []
     packaged = dataclasses.replace(spec, parameters=[])  # point 0: every value as packaged
     for i, choice in enumerate(plan.choices):
-        candidates.append(write_candidate(spec if choice else packaged, game, i, choice, out))  # type: ignore[arg-type]
+        candidates.append(write_candidate(spec if choice else packaged, game, i, choice, out))
     if candidates[0].invalid:
         raise SkaldError(
             f"sensitivity file {spec.source}: the packaged data does not load ({candidates[0].invalid})"
@@ -158,10 +158,10 @@ def play(screen: Screen, jobs: int, show: Callable[[int], None]) -> None:
     tasks = []
     for key, cand, seed in points_to_play(screen):
         for r, run in enumerate(screen.runs):
-            done = state.played((key, r))
-            if done < spec.games:
-                plan = plan_for(spec, cand, run, seed)  # type: ignore[arg-type]
-                tasks.extend(chunks((key, r), plan, done, spec.games))
+            played = state.played((key, r))
+            if played < spec.games:
+                plan = plan_for(spec, cand, run, seed)
+                tasks.extend(chunks((key, r), plan, played, spec.games))
 
     def done(task: Any, rows: np.ndarray) -> None:
         state.add(task.key, task.start, rows)

@@ -30,7 +30,8 @@ def _term_words(t: obj.Term) -> str:
 
 
 def measures_of(spec: Sensitivity) -> list[Measure]:
-    out, seen = [], {}
+    out: list[Measure] = []
+    seen: dict[str, int] = {}
     for i, t in enumerate(spec.terms):
         base = "seat verdict" if t.kind == "even_seats" else t.kind.replace("_", " ")
         seen[base] = seen.get(base, 0) + 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from types import TracebackType
 
 import numpy as np
 
@@ -100,8 +101,13 @@ class _quiet:
         self._w.__enter__()
         warnings.simplefilter("ignore", RuntimeWarning)
 
-    def __exit__(self, *exc: object) -> None:
-        self._w.__exit__(*exc)
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._w.__exit__(kind, exc, traceback)
 
 
 def summarise(ee: np.ndarray, rng: np.random.Generator, reps: int = REPS) -> Summary:

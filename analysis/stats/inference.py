@@ -6,7 +6,7 @@ block (methods section 1; the ``block`` column and the ``excluded`` flag of trun
 come with the records: ``analysis.data.design``).  Every function here works on *block totals*, with the
 blocks on the last axis (and the positions after them where there are several), and broadcasts over any
 leading axes: the analysis calls them on one group's blocks, the calibration suite
-(``tests/test_calibration.py``) on a thousand replicates at once.
+(``tests/analysis/test_calibration.py``) on a thousand replicates at once.
 
 This module gathers the names of the modules that do the work, one job each, so callers
 keep writing ``inference.shares_test``:

@@ -26,6 +26,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 from scipy import stats as sps
@@ -34,7 +35,7 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(
-    successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95
+    successes: float | np.ndarray, n: float | np.ndarray, z: float | np.ndarray = Z95
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper bounds of the Wilson score interval for ``successes`` out of ``n``.
 
@@ -83,7 +84,7 @@ def equal_chances_test(wins: Sequence[float]) -> EqualChances:
     return EqualChances(float(chi2), float(chi2_p), float(g), float(g_p), k - 1, total)
 
 
-def balance_metric(rates: Sequence[float]) -> float:
+def balance_metric(rates: Sequence[float] | np.ndarray) -> float:
     """The Balance metric: 1 - the largest pairwise gap between win rates (1 = all equal)."""
     r = np.asarray(rates, dtype=float)
     return float(1.0 - (r.max() - r.min())) if len(r) else math.nan
@@ -107,6 +108,10 @@ def fair_balance(positions: int, games: float, reps: int = FAIR_REPS) -> float:
     return float(1.0 - (rates.max(axis=1) - rates.min(axis=1)).mean())
 
 
+@overload
+def t95(df: float) -> float: ...
+@overload
+def t95(df: np.ndarray) -> float | np.ndarray: ...
 def t95(df: float | np.ndarray) -> float | np.ndarray:
     """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (nan where df < 1): at
     n = 5 values it is 1.40 times the normal 1.96, whose interval would cover only about 88%."""

@@ -80,8 +80,8 @@ def gap_difference(
       own blocks, SE² = SE_a² + SE_b², t on Welch-Satterthwaite df.
 
     The jackknife SE is wider than the bootstrap's for this non-smooth statistic, and that is what holds
-    the interval's coverage (``tests/test_calibration_variants.py``); at exact ties (both variants fair)
-    it covers 0 more often than 95%."""
+    the interval's coverage (``tests/analysis/test_calibration_variants.py``); at exact ties (both
+    variants fair) it covers 0 more often than 95%."""
     ya, yb = np.asarray(ya, dtype=float), np.asarray(yb, dtype=float)
     ma, mb = np.asarray(ma, dtype=float), np.asarray(mb, dtype=float)
     rng = np.random.default_rng(seed)

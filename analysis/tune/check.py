@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from analysis.tune.objectives import runs_of
-from analysis.tune.reader import Reader, Tune
+from analysis.tune.reader import Head, Reader, Tune, Varied
 from sim import rules as rulebook
 from sim.errors import SkaldError
 from sim.games import get_game
 from sim.plan import check_players, make_plan
 
 
-def check_game(read: Reader, tune: Tune) -> Any:
+def check_game(read: Reader, tune: Head) -> Any:
     """The game object, once its name, player count, fixed rules and base data file pass."""
     try:
         game = get_game(tune.game)
@@ -50,7 +50,7 @@ def rule_values(read: Reader, game: Any, rule: str, values: list[Any] | None, wh
         raise read.fail(f"{where}: {exc}") from None
 
 
-def base_file(tune: Tune, game: Any) -> str:
+def base_file(tune: Varied, game: Any) -> str:
     """The data file or folder the candidates start from."""
     if tune.data is not None:
         return tune.data
@@ -61,7 +61,7 @@ def base_file(tune: Tune, game: Any) -> str:
     return str(game.default_data_path)
 
 
-def base_docs(tune: Tune, game: Any) -> dict[str | None, Any]:
+def base_docs(tune: Varied, game: Any) -> dict[str | None, Any]:
     """Fresh copies of the base data documents (by file name within a folder; None for a single file)."""
     return read_docs(base_file(tune, game))
 

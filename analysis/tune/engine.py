@@ -17,7 +17,7 @@ from analysis.tune import objectives as obj
 from analysis.tune import outputs as tune_outputs
 from analysis.tune import search as sh
 from analysis.tune.play import Candidate, Task, chunks, plan_for, play_tasks, write_candidate
-from analysis.tune.reader import Tune
+from analysis.tune.reader import Head, Tune
 from analysis.tune.result import Budget, Outcome, derived_seed, split_budget
 from analysis.tune.state import STATE_FILE, State, identity, load
 from sim import outputs
@@ -45,7 +45,7 @@ def choices(tune: Tune) -> list[tuple[int, ...]]:
     return sorted(picked)
 
 
-def block_of(tune: Tune, runs: list[tuple[str, ...]]) -> int:
+def block_of(tune: Head, runs: list[tuple[str, ...]]) -> int:
     return math.lcm(*(seating.block_size(tune.seats, tune.players, list(run)) for run in runs))
 
 

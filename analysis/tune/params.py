@@ -55,6 +55,7 @@ class Step:
 
 def parse_path(path: str) -> tuple[str | None, tuple[Step, ...]]:
     """``"file.toml:a.b[0][id=X].c"`` as (file within a data folder or None, steps)."""
+    file: str | None
     file, sep, rest = path.partition(":")
     if not sep:
         file, rest = None, path

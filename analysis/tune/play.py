@@ -22,7 +22,7 @@ from joblib import delayed
 from analysis.tune import objectives as obj
 from analysis.tune import params as P
 from analysis.tune.check import base_file, read_docs
-from analysis.tune.reader import Tune
+from analysis.tune.reader import Head, Varied
 from analysis.tune.tomlfile import dumps
 from sim.backends import loky_parallel
 from sim.errors import SkaldError, one_line
@@ -43,7 +43,7 @@ class Candidate:
     invalid: str | None = None
 
 
-def write_candidate(tune: Tune, game: Any, index: int, choice: tuple[int, ...], folder: Path) -> Candidate:
+def write_candidate(tune: Varied, game: Any, index: int, choice: tuple[int, ...], folder: Path) -> Candidate:
     """Build candidate ``index``'s rules and data file under ``folder/candidates``; a candidate whose data
     the game refuses is kept with the reason (``invalid``) and never played."""
     rules, docs, alternative = P.apply(
@@ -64,7 +64,7 @@ def write_candidate(tune: Tune, game: Any, index: int, choice: tuple[int, ...], 
 
 
 def _write_docs(
-    tune: Tune,
+    tune: Varied,
     game: Any,
     index: int,
     choice: tuple[int, ...],
@@ -89,7 +89,7 @@ def _write_docs(
     return str(target)
 
 
-def plan_for(tune: Tune, candidate: Candidate, run: tuple[str, ...], seed: int) -> Any:
+def plan_for(tune: Head, candidate: Candidate, run: tuple[str, ...], seed: int) -> Any:
     plan, _ = make_plan(
         tune.game,
         tune.players,

@@ -1,12 +1,14 @@
 """What a checked tune file is (``Tune``, with the head keys a tune and a sensitivity file share:
-``Head``), and the ``Reader`` whose checks of a file's values fail with one line naming the key
-(``analysis.tune.spec`` reads the file with it, ``analysis.tune.check`` checks it against the game)."""
+``Head``, and what playing either file's candidates reads of it: ``Varied``), and the ``Reader`` whose
+checks of a file's values fail with one line naming the key (``analysis.tune.spec`` reads the file with it,
+``analysis.tune.check`` checks it against the game)."""
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from analysis.tune import objectives as obj
 from analysis.tune.params import Parameter
@@ -45,6 +47,20 @@ class Tune(Head):
     base: Path = field(default_factory=Path)
 
 
+class Varied(Protocol):
+    """What playing a file's candidates reads of it (``analysis.tune.play``): a ``Tune`` or a sensitivity
+    file (``analysis.sensitivity.screen.Sensitivity``, its fields named as a tune's)."""
+
+    name: str
+    game: str
+    players: int
+    seats: str
+    rules: dict[str, Any]
+    data: str | None
+    parameters: list[Parameter]
+    source: str
+
+
 class Reader:
     """Checks of one file's values, each failing with ``tune file SOURCE: KEY ...``."""
 
@@ -81,7 +97,7 @@ class Reader:
             raise self.fail(f"{where} {value!r} is not allowed (allowed: {', '.join(allowed)})")
         return value.strip()
 
-    def strategies(self, value: Any, where: str) -> list[str]:
+    def strategies(self, value: Any, where: builtins.str) -> list[builtins.str]:
         if (
             not isinstance(value, list)
             or not value

@@ -185,6 +185,8 @@ def _parameter(read: Reader, raw: Any, where: str, tune: Tune, game: Any) -> Par
     if kind == "rule":
         options = rule_values(read, game, target, values, f"{where}.values")
     elif kind == "file":
+        if values is None:
+            raise read.fail(f"{where}.values is missing (a file parameter needs it)")
         options = [
             str(_relative(tune.base, read.str(v, f"{where}.values[{j}]"))) for j, v in enumerate(values)
         ]

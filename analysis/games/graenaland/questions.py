@@ -161,13 +161,13 @@ def _tagged(runs: Runs, columns: dict[str, dict[str, Any]]) -> Runs:
         )
 
     class Tagged(Runs):
-        def games(self) -> pl.LazyFrame:  # type: ignore[override]
+        def games(self) -> pl.LazyFrame:
             return add(super().games())
 
-        def seats(self) -> pl.LazyFrame:  # type: ignore[override]
+        def seats(self) -> pl.LazyFrame:
             return add(super().seats())
 
-        def turns(self) -> pl.LazyFrame:  # type: ignore[override]
+        def turns(self) -> pl.LazyFrame:
             return add(super().turns())
 
     return Tagged(list(runs.runs))
@@ -568,8 +568,8 @@ def _compare_adjustments(g: Runs, shares: pl.DataFrame | None, position: str, un
         (f"winners_{goal}", goal, winners) for goal in present
     ]
     rows = []
-    for (game, players, mix), family in base.group_by(["game", "players", "mix"], maintain_order=True):
-        family = family.drop("p_adjusted", "family", "correction").to_dicts()
+    for (game, players, mix), group in base.group_by(["game", "players", "mix"], maintain_order=True):
+        family = group.drop("p_adjusted", "family", "correction").to_dicts()
         common = {
             "key": "adjusted",
             "base": "off",

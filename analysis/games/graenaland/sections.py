@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import cast
 
 import polars as pl
 
@@ -404,7 +405,7 @@ def _three_player_reading(parts: dict[str, pl.DataFrame]) -> str:
         ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] if bits else "nothing measured"
     )
     sig = comp.filter(pl.col("p_adjusted") < 0.05).height
-    family = int(comp["family"].max())
+    family = int(cast(int, comp["family"].max()))
     changes = parts.get("changes", pl.DataFrame())
     lead = change_reading(named_sides(changes), position_label(changes))
     return lead + (

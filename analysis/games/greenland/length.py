@@ -29,7 +29,7 @@ from analysis.present.blocks import (
     pct,
 )
 from analysis.present.findings import Finding
-from analysis.present.tables import findings_for, mean_columns, share_interval, stats_table
+from analysis.present.tables import Spec, findings_for, mean_columns, share_interval, stats_table
 
 LENGTH_NOTE = (
     "A game lasts until the last generation of the event deck, or ends at once when one culture or "
@@ -195,7 +195,7 @@ def _length_findings(
 
 
 def _length_tables(length: pl.DataFrame, by_tribe: pl.DataFrame, by_strategy: pl.DataFrame) -> list[Table]:
-    death_columns = [
+    death_columns: list[Spec] = [
         "seats",
         ("died out", "died"),
         ("share", col("died_share", pct)),

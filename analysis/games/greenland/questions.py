@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -630,7 +630,7 @@ def extinctions(runs: Runs, by: str = "tribe") -> pl.DataFrame:
     rows = []
     for key, part in frame.group_by([*TAGS, by], maintain_order=True):
         died = part["generation_died"].to_numpy()
-        last = int(frame.filter(pl.col("run") == key[0])["generations"].max())
+        last = int(cast(int, frame.filter(pl.col("run") == key[0])["generations"].max()))
         for gen in range(1, last + 1):
             rows.append(
                 dict(zip([*TAGS, by], key, strict=True))

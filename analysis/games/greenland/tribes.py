@@ -3,6 +3,8 @@ game agrees with the history, in which only the Thule survived."""
 
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 
 from analysis.data.runs import Runs
@@ -33,7 +35,7 @@ from analysis.present.blocks import (
     pval,
 )
 from analysis.present.findings import Finding, from_frame
-from analysis.present.tables import findings_for, share_interval, stats_table, win_rate_columns
+from analysis.present.tables import Spec, findings_for, share_interval, stats_table, win_rate_columns
 from analysis.questions.balance import seat_margin
 
 
@@ -41,29 +43,20 @@ def _rate_findings(
     frame: pl.DataFrame, sid: str, what: str, keys: list[str], *, games: str = "seats", suffix: str = ""
 ) -> list[Finding]:
     """``<what> win rate`` and ``<what> survival rate`` (with ``suffix``) of ``greenland.outcomes`` rows."""
-    common = {
-        "section": sid,
-        "groups": keys,
-        "games": games,
-        "clusters": "blocks",
-        "unit": "share",
-        "game": GAME,
-    }
-    return from_frame(
-        frame,
+    rows = functools.partial(
+        from_frame, frame, section=sid, groups=keys, games=games, clusters="blocks", unit="share", game=GAME
+    )
+    return rows(
         metric=f"{what} win rate{suffix}",
         estimate="win_rate",
         low="ci_low",
         high="ci_high",
         expected="expected",
-        **common,
-    ) + from_frame(
-        frame,
+    ) + rows(
         metric=f"{what} survival rate{suffix}",
         estimate="survival_rate",
         low="surv_low",
         high="surv_high",
-        **common,
     )
 
 
@@ -137,7 +130,7 @@ def decision_note(margin: float) -> str:
 
 
 #: the columns of a win-and-survival row of ``greenland.outcomes``
-RATE_COLUMNS = [
+RATE_COLUMNS: list[Spec] = [
     "seats",
     *win_rate_columns(col("wins", lambda x: num(x, 1))),
     ("survived", "survivors"),

@@ -18,7 +18,7 @@ complete, so every seat has had the same number of turns); a tie splits the win 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -161,8 +161,8 @@ def expansion_effect(runs: Runs, measure: str = "first_minus_second") -> pl.Data
                     "mix": mix,
                     "variant": variant,
                     "measure": measure,
-                    "base": float(base[measure].mean()),
-                    "value": float(other[measure].mean()),
+                    "base": float(cast(float, base[measure].mean())),
+                    "value": float(cast(float, other[measure].mean())),
                     **balance._design_comparison(base, other, measure, effect),
                 }
             )

@@ -4,6 +4,7 @@ without the skáli/raid expansion, what the winners hold, and raids."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import polars as pl
 
@@ -349,9 +350,10 @@ def _holdings_verdict(held: pl.DataFrame) -> str:
         )
     if detect is None:
         return verdict
+    detectable = float(cast(float, detect))  # the median of a float column
     return verdict + (
         f" The sample could not detect smaller effects: a card's holders would have to win about "
-        f"{100 * float(detect):.0f} points more or less than expected (the median over the cards) for one "
+        f"{100 * detectable:.0f} points more or less than expected (the median over the cards) for one "
         "test to find it with 80% power, and more after the correction."
     )
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import cast
 
 import polars as pl
 
@@ -20,7 +22,7 @@ from analysis.present.blocks import (
     players_words,
 )
 from analysis.present.findings import Finding, from_frame
-from analysis.present.tables import mean_columns, stats_table
+from analysis.present.tables import Spec, mean_columns, stats_table
 from analysis.questions import scores
 
 #: the spread columns a score table shows beside its mean and interval
@@ -66,13 +68,11 @@ def summary_findings(
 
 def _score_findings(by_strategy: pl.DataFrame, by_seat: pl.DataFrame, margin: pl.DataFrame) -> list[Finding]:
     sid = "mainland-scores"
-    shared = {"section": sid, "unit": "points", "spread": SPREAD}
+    summary = functools.partial(summary_findings, section=sid, unit="points", spread=SPREAD)
     return [
-        *summary_findings(
-            by_strategy, metric="final score", groups=("players", "strategy"), rows="seats", **shared
-        ),
-        *summary_findings(by_seat, metric="final score", groups=("players", "seat"), rows="seats", **shared),
-        *summary_findings(margin, metric="winner's margin", groups=("players",), rows="games", **shared),
+        *summary(by_strategy, metric="final score", groups=("players", "strategy"), rows="seats"),
+        *summary(by_seat, metric="final score", groups=("players", "seat"), rows="seats"),
+        *summary(margin, metric="winner's margin", groups=("players",), rows="games"),
         *from_frame(
             margin,
             section=sid,
@@ -101,7 +101,7 @@ def mainland_score_section(runs: Runs) -> Section:
         f"{top['mean']:.1f} points {interval(top['low'], top['high'])} at {top['players']} players."
     )
     frame = scores.margins(runs).select("players", "margin")
-    stats_cols = [
+    stats_cols: list[Spec] = [
         "n",
         *mean_columns(),
         ("sd", col("sd", lambda x: num(x, 1))),
@@ -305,12 +305,10 @@ def mainland_play_section(runs: Runs) -> Section:
     overall = questions.play_stats(runs, ("players",)).filter(
         pl.col("stat").is_in(["passes", "forced_passes", "gatherings"])
     )
-    o = {
-        r["stat"]: r
-        for r in overall.filter(pl.col("players") == overall["players"].max()).iter_rows(named=True)
-    }
+    most = cast(int, overall["players"].max())
+    o = {r["stat"]: r for r in overall.filter(pl.col("players") == most).iter_rows(named=True)}
     reading = (
-        f"At {overall['players'].max()} players a seat passes {o['passes']['mean']:.2f} times by choice and "
+        f"At {most} players a seat passes {o['passes']['mean']:.2f} times by choice and "
         f"{o['forced_passes']['mean']:.2f} times by force per game, and calls "
         f"{o['gatherings']['mean']:.2f} clan "
         f"gatherings {interval(o['gatherings']['low'], o['gatherings']['high'], digits=2)}."

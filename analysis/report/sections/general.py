@@ -3,6 +3,8 @@ the precision the game counts give."""
 
 from __future__ import annotations
 
+from typing import TypedDict, cast
+
 import polars as pl
 
 from analysis.data.runs import Runs
@@ -380,7 +382,7 @@ def _comparison_reading(frame: pl.DataFrame, what: str) -> str:
     """The comparison in one sentence, on the Holm-adjusted p over each comparison's metrics."""
     adjusted = "p_adjusted" if "p_adjusted" in frame.columns else "p_value"
     sig = frame.filter(pl.col(adjusted) < 0.05)
-    family = int(frame["family"].max()) if "family" in frame.columns else 1
+    family = int(cast(int, frame["family"].max())) if "family" in frame.columns else 1
     correction = (
         f"after {frame['correction'][0]}'s correction over each comparison's {family} metrics"
         if adjusted == "p_adjusted" and family > 1
@@ -481,7 +483,20 @@ def comparison_section(runs: Runs, baseline: str, sid: str = "comparison") -> Se
     )
 
 
-def _widest_words(rows: list[dict[str, object]]) -> str:
+class _Precision(TypedDict):
+    """One row of the precision section's table: a headline estimate with its interval's half-width and
+    the games that would halve it."""
+
+    estimate: str
+    value: str
+    interval: str
+    halfwidth: float
+    unit: str
+    games: int
+    to_halve: int
+
+
+def _widest_words(rows: list[_Precision]) -> str:
     """The precision section's reading: the widest seat win-rate interval and the games that halve it."""
     widest = max((r for r in rows if r["unit"] == "percentage points"), key=lambda r: r["halfwidth"])
     return (
@@ -495,7 +510,7 @@ def _widest_words(rows: list[dict[str, object]]) -> str:
 def precision_section(runs: Runs) -> Section:
     rates = balance.seat_balance(runs)
     rated = strength.ratings(runs, ("game",))  # the strength section's table: one interval per rating
-    rows = [
+    rows: list[_Precision] = [
         {
             "estimate": f"{r['game']} {r['players']}p seat {r['seat']} win rate ({r['variant']})",
             "value": pct(r["win_rate"]),

@@ -5,6 +5,7 @@ beside the runs (``analysis.questions.stops.sequences``).  Every number is also 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -130,6 +131,11 @@ def _share_words(found: dict[str, Any] | None) -> str:
     return f"{found['position']}: {pct(found['share'])} {interval(found['low'], found['high'], as_pct=True)}"
 
 
+def _text(key: str) -> Callable[[dict[str, Any]], str]:
+    """A table cell: the row's ``key`` as text."""
+    return lambda r: str(r[key])
+
+
 def _stops_table(frame: pl.DataFrame, questions: list[str]) -> Table:
     """The table of where each run stopped, with each question's decision there."""
     columns = [
@@ -141,7 +147,7 @@ def _stops_table(frame: pl.DataFrame, questions: list[str]) -> Table:
         ("games played of the budget", lambda r: f"{num(r['games'])} of {num(r['budget'])}"),
         ("blocks", lambda r: num(r["blocks"])),
     ]
-    columns += [(f"{LABELS[q]}s", lambda r, q=q: str(r[q])) for q in questions]
+    columns += [(f"{LABELS[q]}s", _text(q)) for q in questions]
     return table("Where each run stopped", frame, columns)
 
 
@@ -155,8 +161,8 @@ def _looks_table(frame: pl.DataFrame, questions: list[str]) -> Table:
         ("level α_j", lambda r: num(r["level"], 4)),
     ]
     for q in questions:
-        columns.append((f"{LABELS[q]}s", lambda r, q=q: str(r[q])))
-        columns.append((f"least settled {LABELS[q]}: win share", lambda r, q=q: str(r[f"{q}_share"])))
+        columns.append((f"{LABELS[q]}s", _text(q)))
+        columns.append((f"least settled {LABELS[q]}: win share", _text(f"{q}_share")))
     return table("Each look taken: its level and each question's decision", frame, columns)
 
 

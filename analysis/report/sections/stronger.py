@@ -141,6 +141,7 @@ def verdict_finding(row: dict[str, Any], sid: str) -> Finding:
     and its margin, the decisive position's change with the interval and p of the statistic it rests
     on, both sides' games and blocks, the half-width and the games that would decide it."""
     excluded = [row.get(f"{p}_excluded") for p, _ in SIDES]
+    counted = [n for n in excluded if n is not None]
     return Finding(
         game=str(row["game"]),
         section=sid,
@@ -162,7 +163,7 @@ def verdict_finding(row: dict[str, Any], sid: str) -> Finding:
         family=row["family"],
         unit="difference",
         expected=0.0,
-        excluded=None if None in excluded else sum(excluded),
+        excluded=sum(counted) if len(counted) == len(excluded) else None,
         decision=row["decision"],
         margin=row["margin"],
         position=row["decisive"],

@@ -12,8 +12,9 @@ the territories that touch its 2x2 window.  A territory is "orthogonally connect
 
 The seat's Mainland is then its largest territory, ties to the higher value and then to the lower
 minor value (lines 199-201, ruling R12), scored as ``kernels.score_board`` scores it (lines 205-227):
-tiles plus Mainland items plus the items of the other territories.  ``tests/test_mainland_lookahead.py``
-checks every option against laying the card and scoring the whole board.
+tiles plus Mainland items plus the items of the other territories.
+``tests/strategies/test_mainland_lookahead.py`` checks every option against laying the card and scoring
+the whole board.
 """
 
 from __future__ import annotations
