@@ -54,6 +54,7 @@ SENSITIVITY_BUDGET = 264
 SKIPPED: dict[str, str] = {
     "python3 -m venv": "makes a virtual environment and installs Skald (the tests run in the installed one)",
     "pip install": "installs a package; the example game is registered in this process instead",
+    "pytest -q -m": "the fast subset of this very suite, which runs every test of it",
     "skald study --all": "every packaged study at its default size: minutes on two cores "
     "(tests/analysis/test_analysis_study.py runs --all on small study files)",
     "skald run GAME": "a synopsis: GAME, N, DIR and the bracketed options are placeholders",
