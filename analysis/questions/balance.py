@@ -47,7 +47,7 @@ from analysis.data.design import design_games, design_seats
 from analysis.data.runs import Runs, errored_column, open_runs
 from analysis.questions.stops import stop_for
 from analysis.stats import inference, stats
-from analysis.stats.decide import SEAT_MARGIN, seat_decision
+from analysis.stats.decide import SEAT_MARGIN, Decision, seat_decision
 
 GROUP: tuple[str, ...] = ("game", "players", "variant", "mix")
 BOOTSTRAP = 400
@@ -242,6 +242,15 @@ def _decision_fields(keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positio
     stop = stop_for(keyd, len(y))  # a run that played until decided: its stopping look's level
     decide = seat_decision if stop is None else stop.decide
     decision = decide(y, seat_margin(), labels=[str(p) for p in positions], games=m)
+    test = f"{decision.test}; {decision.stopping}" if decision.stopping else decision.test
+    return decision_columns(decision, test)
+
+
+def decision_columns(decision: Decision, test: str) -> dict[str, Any]:
+    """``DECISION_COLUMNS`` of one decision: the outcome and the margin, the decisive position with its
+    share (the even share plus its deviation) and that statistic's interval and p, ``test`` as its test,
+    the correction, whether an unfair interval lies beyond the margin, the half-width and the games that
+    would decide it."""
     found = decision.to_finding()
     even = decision.expected[decision.decisive]
 
@@ -257,7 +266,7 @@ def _decision_fields(keyd: dict[str, Any], y: np.ndarray, m: np.ndarray, positio
         "decisive_high": share(found["high"]),
         "decision_expected": even,
         "decision_p": found["p_value"],
-        "decision_test": f"{decision.test}; {decision.stopping}" if decision.stopping else decision.test,
+        "decision_test": test,
         "decision_correction": found["correction"],
         "decision_family": found["family"],
         "beyond_margin": decision.beyond_margin,

@@ -44,7 +44,7 @@ import polars as pl
 
 from analysis.data.design import design_seats
 from analysis.data.runs import Run, Runs
-from analysis.questions.balance import DECISION_COLUMNS, seat_margin
+from analysis.questions.balance import DECISION_COLUMNS, decision_columns, seat_margin
 from analysis.questions.scores import summarize
 from analysis.stats import inference, stats
 from analysis.stats.decide import Decision, seat_decision
@@ -307,28 +307,7 @@ def tribe_decision_fields(frame: pl.DataFrame) -> dict[str, Any]:
     decision = tribe_decision(frame)
     if decision is None:
         return dict.fromkeys(DECISION_COLUMNS)
-    found = decision.to_finding()
-    even = decision.expected[decision.decisive]
-
-    def share(x: float | None) -> float | None:
-        return None if x is None else even + x
-
-    return {
-        "decision": decision.decision,
-        "margin": decision.margin,
-        "decisive": found["position"],
-        "decisive_rate": share(found["estimate"]),
-        "decisive_low": share(found["low"]),
-        "decisive_high": share(found["high"]),
-        "decision_expected": even,
-        "decision_p": found["p_value"],
-        "decision_test": TRIBE_DECISION_TEST,
-        "decision_correction": found["correction"],
-        "decision_family": found["family"],
-        "beyond_margin": decision.beyond_margin,
-        "half_width": found["half_width"],
-        "games_needed": decision.games_needed,
-    }
+    return decision_columns(decision, TRIBE_DECISION_TEST)
 
 
 def thule_verdict(pooled: pl.DataFrame) -> dict[str, Any]:
