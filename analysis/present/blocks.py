@@ -15,7 +15,14 @@ from typing import Any, cast
 import polars as pl
 
 from analysis.present.decision_words import decision_brief
-from analysis.present.findings import Finding, from_frame
+from analysis.present.findings import (
+    EQUAL_CHANCES,
+    FAIRNESS,
+    FAIRNESS_CHANGE,
+    WIN_RATE,
+    Finding,
+    from_frame,
+)
 
 # --------------------------------------------------------------------------- building blocks
 
@@ -277,12 +284,16 @@ def balance_findings(
     design-aware test (``<label> equal chances``: estimate = the largest gap between two win rates,
     the adjusted p over the table's groups, the smallest gap detectable at 80% power) and Balance, and
     per position (the ``position`` column of ``rates``) its win rate (``<label> win rate``) against the
-    even share; and per group decided at the margin, its ``<label> fairness`` (``fairness_findings``)."""
+    even share; and per group decided at the margin, its ``<label> fairness`` (``fairness_findings``).
+    The test, the win rates and the decisions answer ``EQUAL_CHANCES``, ``WIN_RATE`` and ``FAIRNESS``
+    about ``label`` (their ``question`` and ``subject``)."""
     keys = ("players", "variant", "mix")
     found = from_frame(
         tests,
         section=section,
         metric=f"{label} equal chances",
+        question=EQUAL_CHANCES,
+        subject=label,
         groups=keys,
         estimate="max_gap",
         p_value="p_value",
@@ -315,6 +326,8 @@ def balance_findings(
         rates,
         section=section,
         metric=f"{label} win rate",
+        question=WIN_RATE,
+        subject=label,
         groups=(*keys, position),
         estimate="win_rate",
         low="ci_low",
@@ -340,6 +353,8 @@ def fairness_findings(section: str, tests: pl.DataFrame, label: str, keys: Seque
             game=str(row["game"]),
             section=section,
             metric=f"{label} fairness",
+            question=FAIRNESS,
+            subject=label,
             groups={k: row[k] for k in present},
             estimate=row["decisive_rate"],
             low=row["decisive_low"],
@@ -380,6 +395,8 @@ def fairness_change_findings(section: str, changes: pl.DataFrame, label: str) ->
                 game=str(row["game"]),
                 section=section,
                 metric=f"{label} fairness change",
+                question=FAIRNESS_CHANGE,
+                subject=label,
                 groups=groups,
                 estimate=row["diff"],
                 low=row["diff_low"],
@@ -407,6 +424,8 @@ def fairness_change_findings(section: str, changes: pl.DataFrame, label: str) ->
                     game=str(row["game"]),
                     section=section,
                     metric=f"{label} fairness",
+                    question=FAIRNESS,
+                    subject=label,
                     groups={**groups, "side": row[side]},
                     estimate=row[f"{side}_decisive_rate"],
                     low=row[f"{side}_decisive_low"],

@@ -7,9 +7,13 @@ one of a family, the correction and the family's size.  Sections build their fin
 frames their tables are made of, and the verdicts at the top of the page are worded from the findings
 alone (``analysis.report.verdicts``), so the page and ``report.json`` cannot disagree.
 
-    from analysis.present.findings import read_findings
+A finding a verdict rests on also says which question it answers (``question``, one of ``QUESTIONS``)
+and what about (``subject``: the position label, the measure's name, ...).  The verdicts find their
+findings by these two, never by the wording of ``metric``, which is for readers.
+
+    from analysis.present.findings import EQUAL_CHANCES, read_findings
     findings = read_findings("results/report.json")
-    [f for f in findings if f.metric == "seat balance test" and (f.p_adjusted or 1) < 0.05]
+    [f for f in findings if f.question == EQUAL_CHANCES and f.significant]
 
 ``report.json`` holds no time and no folder path: the same records give the same file, byte for byte.
 """
@@ -26,8 +30,74 @@ from typing import Any
 
 import polars as pl
 
-#: The layout of ``report.json``; a reader refuses a file of another version.
-FINDINGS_VERSION = 1
+#: The layout of ``report.json``; a reader refuses a file of a version not in ``READABLE_VERSIONS``.
+FINDINGS_VERSION = 2
+#: The versions ``read_findings`` reads: 1 is 2 without ``question`` and ``subject``.
+READABLE_VERSIONS = (1, FINDINGS_VERSION)
+
+# --------------------------------------------------------------------------- the questions
+# The questions a finding can answer (``Finding.question``), for the verdicts to find it by; each is
+# explained once, in ``QUESTIONS``.
+
+EQUAL_CHANCES = "equal chances"
+WIN_RATE = "win rate"
+FAIRNESS = "fairness"
+FAIRNESS_CHANGE = "fairness change"
+DIFFERENCE = "difference"
+STRONGER_PLAY = "stronger play"
+STRONGER_SIDE = "stronger-play side"
+SKILL_LADDER = "skill ladder"
+SKILL_TREND = "skill trend"
+TUNE_OBJECTIVE = "tune objective"
+TUNE_CHANGE = "tune change"
+TUNE_SPENT = "tune games spent"
+SCREEN_MARGIN = "screen margin"
+SCREEN_EFFECT = "screen effect"
+SCREEN_TOTAL = "screen total index"
+UNFINISHED = "unfinished"
+SPREAD_THRESHOLD = "close-game threshold"
+SPREAD_MARGIN = "winner's margin"
+SPREAD_CLOSE = "close games"
+SPREAD_MARGIN_CHANGE = "winner's margin change"
+SPREAD_CLOSE_CHANGE = "close games change"
+
+#: Every question a finding can answer, with its meaning in one line (and, in brackets, its ``subject``).
+QUESTIONS: dict[str, str] = {
+    EQUAL_CHANCES: "a test that every position has the same chance to win (subject: the position label: "
+    "seat, start position, tribe, pick)",
+    WIN_RATE: "one position's share of the wins against the even share (subject: the position label)",
+    FAIRNESS: "a group's positions decided fair, unfair or undecided against the margin (subject: the "
+    "position label)",
+    FAIRNESS_CHANGE: "whether the positions' fairness changes between a rule variant and the baseline, "
+    "decided against the margin (subject: the position label)",
+    DIFFERENCE: "one measure of a compared run minus the baseline's, one of a family of tests corrected "
+    "together (subject: the measure's name)",
+    STRONGER_PLAY: "whether the seat verdict of the scripted mirror match holds, changes or is undecided "
+    "when a search strategy plays every seat (subject: the position label)",
+    STRONGER_SIDE: "one side's test of equal chances in a stronger-play comparison (subject: scripted or "
+    "search)",
+    SKILL_LADDER: "whether the larger search budget still wins more than its share at the largest budget "
+    "tried",
+    SKILL_TREND: "the fitted change in the larger budget's win share per doubling of the budget",
+    TUNE_OBJECTIVE: "a tune finalist's confirmed objective, the winner's test being winner (subject: the "
+    "objective in words)",
+    TUNE_CHANGE: "a parameter the tune's winner changes, or keeps, against the base data and rules",
+    TUNE_SPENT: "the games a tune spent",
+    SCREEN_MARGIN: "a seat verdict's measure at the packaged values, which a screen asks what could "
+    "overturn (subject: the measure)",
+    SCREEN_EFFECT: "a screened value's Morris mu*, its mean absolute elementary effect, on a measure "
+    "(subject: the measure)",
+    SCREEN_TOTAL: "a screened value's Sobol total index, its share of a measure's variance (subject: the "
+    "measure)",
+    UNFINISHED: "a run, or compared value, none of whose games finished",
+    SPREAD_THRESHOLD: "the winner's margin at or below which a game counts as close",
+    SPREAD_MARGIN: "a group's mean winner's margin: the winner's lead over the runner-up",
+    SPREAD_CLOSE: "the share of a group's games that are close",
+    SPREAD_MARGIN_CHANGE: "a rule variant's mean winner's margin against the baseline's, decided against a "
+    "margin in points",
+    SPREAD_CLOSE_CHANGE: "a rule variant's share of close games against the baseline's, decided against a "
+    "margin",
+}
 
 #: The fields every finding has, in the order ``report.json`` writes them.
 FIELDS = (
@@ -54,6 +124,9 @@ FIELDS = (
 #: The fields of a decision against a margin (``analysis.stats.decide``): written only for a finding that has
 #: one (``decision`` set), after ``FIELDS``, so that every other finding's row stays as it was.
 DECISION_FIELDS = ("decision", "margin", "position", "half_width", "games_needed")
+#: What a finding a verdict rests on answers: written only for a finding that has a ``question``, right after
+#: ``metric``, so that every other finding's row stays as it was.
+QUESTION_FIELDS = ("question", "subject")
 
 
 def _number(x: Any) -> float | None:
@@ -94,6 +167,10 @@ class Finding:
     ``decision`` (``fair``, ``unfair`` or ``undecided``), ``margin`` (δ, in the estimate's unit),
     ``position`` (the position its sentence is about), ``half_width`` (the widest (1 − 2α) interval's)
     and ``games_needed`` (for an undecided one: about how many more games would decide it).
+
+    ``question`` (one of ``QUESTIONS``) says which question the finding answers and ``subject`` what it
+    is about (the position label, the measure's name, the tune's objective in words); the verdicts select
+    findings by these, never by ``metric``.  A ``subject`` needs a ``question``.
     """
 
     game: str
@@ -119,8 +196,17 @@ class Finding:
     position: str | None = None
     half_width: float | None = None
     games_needed: int | None = None
+    question: str | None = None
+    subject: str | None = None
 
     def __post_init__(self) -> None:
+        if self.question is not None and self.question not in QUESTIONS:
+            raise ValueError(
+                f"finding {self.metric!r}: unknown question {self.question!r}; the questions are "
+                + ", ".join(map(repr, QUESTIONS))
+            )
+        if self.subject is not None and self.question is None:
+            raise ValueError(f"finding {self.metric!r}: a subject ({self.subject!r}) without a question")
         numbers = ("estimate", "low", "high", "p_value", "p_adjusted", "expected", "detectable")
         for name in (*numbers, "margin", "half_width"):
             object.__setattr__(self, name, _number(getattr(self, name)))
@@ -148,6 +234,9 @@ class Finding:
         row = asdict(self)
         row["id"] = self.id
         names = FIELDS + (DECISION_FIELDS if self.decision is not None else ())
+        if self.question is not None:
+            at = names.index("metric") + 1
+            names = names[:at] + QUESTION_FIELDS + names[at:]
         return {name: row[name] for name in names}
 
 
@@ -179,12 +268,15 @@ def from_frame(
     detectable: str | None = None,
     excluded: str | None = None,
     game: str | None = None,
+    question: str | None = None,
+    subject: str | None = None,
 ) -> list[Finding]:
     """One finding per row of ``frame``, reading each field from the named column.
 
     ``game`` names the game for every row; without it the frame's ``game`` column does.  ``test`` and
     ``correction`` are column names where the frame has them, else the text itself; ``expected`` is a
-    column name or a number.  Group columns the frame lacks are left out.
+    column name or a number.  Group columns the frame lacks are left out.  ``question`` and ``subject``
+    are the same for every row.
     """
     findings = []
     present = [g for g in groups if g in frame.columns]
@@ -219,6 +311,8 @@ def from_frame(
                 expected=get(expected) if isinstance(expected, str) else expected,
                 detectable=get(detectable),
                 excluded=get(excluded),
+                question=question,
+                subject=subject,
             )
         )
     return findings
@@ -255,8 +349,9 @@ def write_findings(path: str | Path, doc: dict[str, Any]) -> Path:
 
 
 def read_findings(path: str | Path) -> list[Finding]:
-    """The findings of a ``report.json``; a ``ValueError`` naming the file for another version."""
+    """The findings of a ``report.json`` of a version in ``READABLE_VERSIONS`` (a version 1 file's have no
+    ``question``); a ``ValueError`` naming the file for another version."""
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    if doc.get("version") != FINDINGS_VERSION:
+    if doc.get("version") not in READABLE_VERSIONS:
         raise ValueError(f"{path}: findings version {doc.get('version')!r}, expected {FINDINGS_VERSION}")
     return [Finding(**{k: v for k, v in row.items() if k != "id"}) for row in doc["findings"]]

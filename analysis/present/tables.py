@@ -26,7 +26,7 @@ from analysis.present.blocks import (
     table,
 )
 from analysis.present.decision_words import change_words
-from analysis.present.findings import Finding, from_frame
+from analysis.present.findings import DIFFERENCE, FAIRNESS_CHANGE, Finding, from_frame
 
 Column = tuple[str, Callable[[dict], str]]
 
@@ -136,11 +136,12 @@ def stats_table(title: str, frame: pl.DataFrame, specs: Sequence[Spec]) -> Table
 
 
 def comparison_findings(sid: str, comp: pl.DataFrame) -> list[Finding]:
-    """One finding per compared metric of ``balance.compare_variants``: the difference (compared minus
-    baseline) with its interval, its p and the Holm-adjusted p over the comparison's metrics."""
+    """One finding per compared metric of ``balance.compare_variants`` (question ``DIFFERENCE``, its subject
+    the measure's name): the difference (compared minus baseline) with its interval, its p and the
+    Holm-adjusted p over the comparison's metrics."""
     named = comp.with_columns(
         pl.col("metric")
-        .map_elements(lambda m: charts.METRIC_LABELS.get(m.split(" (")[0], m) + " difference", pl.String)
+        .map_elements(lambda m: charts.METRIC_LABELS.get(m.split(" (")[0], m), pl.String)
         .alias("what"),
         pl.col("metric")
         .map_elements(lambda m: m.split(" (")[1].rstrip(")") if " (" in m else "difference", pl.String)
@@ -151,7 +152,9 @@ def comparison_findings(sid: str, comp: pl.DataFrame) -> list[Finding]:
         found += from_frame(
             rows,
             section=sid,
-            metric=str(what),
+            metric=f"{what} difference",
+            question=DIFFERENCE,
+            subject=str(what),
             groups=("players", "mix", "base", "value"),
             estimate="diff",
             low="diff_low",
@@ -176,7 +179,7 @@ def change_reading(changes: pl.DataFrame, label: str) -> str:
     found = fairness_change_findings("", changes, label)
     sentences = []
     for f in found:
-        if f.metric != f"{label} fairness change":
+        if f.question != FAIRNESS_CHANGE:
             continue
         where = f"{f.groups.get('value')} against {f.groups.get('base')}"
         if "players" in f.groups:

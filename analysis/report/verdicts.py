@@ -1,25 +1,30 @@
 """The verdicts at the top of a report: each balance question answered once per game, player count
 and variant, in one sentence, worded from the findings of ``report.json`` alone.
 
-A verdict is made from findings by their kind, never from a section's own wording:
-- an equal-chances test (metric ``<position> equal chances``) with its decision against the margin
-  (``<position> fairness``, the same groups: ``analysis.stats.decide.seat_decision``): fair within the margin,
-  unfair (which position, by how much, and whether beyond the margin) or undecided (how well the shares
-  are known and about how many more games would decide it); without a decision, its positions' win
-  rates (``<position> win rate``): which position differs beyond chance, or that none does;
-- a family of comparisons (unit ``difference`` with an adjusted p): which differences survive the
-  correction, or that none does;
-- a seat verdict under stronger play (metric ``verdict under stronger play``, decided on the change of
-  every position's win share between scripted and search play: ``analysis.report.sections.stronger``'s
-  ``stronger_words``): holds within the margin, changes, or undecided with the games that would decide it;
+A verdict is made from findings by the question each answers (``Finding.question``, one of
+``analysis.present.findings.QUESTIONS``) and what about (``Finding.subject``: the position label, the
+measure's name), never from a metric's or a section's wording:
+- an equal-chances test (``EQUAL_CHANCES``) with its decision against the margin (``FAIRNESS``, the same
+  subject and groups: ``analysis.stats.decide.seat_decision``): fair within the margin, unfair (which
+  position, by how much, and whether beyond the margin) or undecided (how well the shares are known and
+  about how many more games would decide it); without a decision, its positions' win rates
+  (``WIN_RATE``): which position differs beyond chance, or that none does;
+- a family of comparisons (``DIFFERENCE`` with an adjusted p), led by the change in fairness between the
+  two sides where there is one (``FAIRNESS_CHANGE``): which differences survive the correction, or that
+  none does;
+- a seat verdict under stronger play (``STRONGER_PLAY``, decided on the change of every position's win
+  share between scripted and search play: ``analysis.report.sections.stronger``'s ``stronger_words``):
+  holds within the margin, changes, or undecided with the games that would decide it;
 - score spreads (``analysis.report.sections.spreads.spread_verdicts``): the winner's margin and the share of
   close games, and rule variants' spreads decided against the game's margin in points;
-- a skill ladder (``skill pays at the largest budget`` and ``skill trend per doubling``): whether the
-  larger budget still wins more than its share at the largest budget tried, and the trend;
-- a tune (``confirmed objective: <words>``, the winner's ``test`` ``winner``): the winner's confirmed
-  objective with its interval, whether it is shown better than the other finalists (Holm), what it changes;
-- a sensitivity screen (``margin: <seat verdict>`` with the effects flagged ``could overturn``): the
-  reconstructed values that could overturn the seat verdict, with their effect intervals.
+- a skill ladder (``SKILL_LADDER`` and ``SKILL_TREND``): whether the larger budget still wins more than
+  its share at the largest budget tried, and the trend;
+- a tune (``TUNE_OBJECTIVE``, the winner's ``test`` ``winner``): the winner's confirmed objective with its
+  interval, whether it is shown better than the other finalists (Holm), what it changes (``TUNE_CHANGE``);
+- a sensitivity screen (``SCREEN_MARGIN`` with the effects, ``SCREEN_EFFECT`` or ``SCREEN_TOTAL`` of the
+  same measure, flagged ``could overturn``): the reconstructed values that could overturn the seat
+  verdict, with their effect intervals;
+- a run none of whose games finished (``UNFINISHED``).
 Each verdict links to the section that holds its evidence.
 """
 
@@ -39,18 +44,29 @@ from analysis.present.decision_words import (
     span,
     unfair_words,
 )
-from analysis.present.findings import Finding
+from analysis.present.findings import (
+    DIFFERENCE,
+    EQUAL_CHANCES,
+    FAIRNESS,
+    FAIRNESS_CHANGE,
+    SCREEN_MARGIN,
+    SKILL_LADDER,
+    SKILL_TREND,
+    STRONGER_PLAY,
+    TUNE_CHANGE,
+    TUNE_OBJECTIVE,
+    TUNE_SPENT,
+    UNFINISHED,
+    WIN_RATE,
+    Finding,
+)
+from analysis.report.sections.sensitivity import STATISTIC
 from analysis.report.sections.spreads import spread_verdicts
 from analysis.report.sections.stronger import stronger_words
 from analysis.report.verdict import Verdict, claim, group_words
 from analysis.stats.decide.core import ALPHA, CHANGES, FAIR, HOLDS, UNFAIR
 from analysis.stats.decide.page import PAGE_METHOD, PageCorrection, page_correction
 from analysis.stats.inference import adjust
-
-EQUAL_CHANCES = " equal chances"
-FAIRNESS = " fairness"
-WIN_RATE = " win rate"
-DIFFERENCE = " difference"
 
 
 def game_title(game: str) -> str:
@@ -73,7 +89,7 @@ def p_words(f: Finding, family: bool = True) -> str:
 
 def equal_chances(test: Finding, parts: list[Finding]) -> str:
     """One equal-chances test in words, with its most uneven position."""
-    label = test.metric[: -len(EQUAL_CHANCES)]
+    label = str(test.subject)
     position = next((k for k in (parts[0].groups if parts else {}) if k not in test.groups), label)
     worst = max(parts, key=lambda f: abs((f.estimate or 0) - (f.expected or 0)), default=None)
     games = f"{test.games:,} games" + (
@@ -95,13 +111,14 @@ def equal_chances(test: Finding, parts: list[Finding]) -> str:
 
 
 def fairness_of(test: Finding, findings: Sequence[Finding]) -> Finding | None:
-    """The decision against the margin of an equal-chances test's group (same section, game, groups)."""
-    metric = test.metric[: -len(EQUAL_CHANCES)] + FAIRNESS
+    """The decision against the margin of an equal-chances test's group (same subject, section, game,
+    groups)."""
     return next(
         (
             f
             for f in findings
-            if f.metric == metric
+            if f.question == FAIRNESS
+            and f.subject == test.subject
             and f.decision is not None
             and f.section == test.section
             and f.game == test.game
@@ -127,7 +144,7 @@ def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], se
     worded from their decisions against the margin where every group has one (bold: unfair), else from
     the tests (bold: a difference beyond chance)."""
     first = family[0]
-    label = first.metric[: -len(EQUAL_CHANCES)]
+    label = str(first.subject)
     href = f"#{first.section}" if section_known else ""
     heading = f"{label}s ({group_words(first.groups)})" if len(family) == 1 else f"{label}s"
     decided = [fairness_of(t, findings) for t in family]
@@ -149,14 +166,15 @@ def equal_chances_verdict(family: list[Finding], findings: Sequence[Finding], se
 
 
 def positions_of(test: Finding, findings: Sequence[Finding]) -> list[Finding]:
-    """The win-rate findings of an equal-chances test's positions (same section, game and groups)."""
-    rate_metric = test.metric[: -len(EQUAL_CHANCES)] + WIN_RATE
+    """The win-rate findings of an equal-chances test's positions (same subject, section, game and
+    groups)."""
     return [
         f
         for f in findings
         if f.section == test.section
         and f.game == test.game
-        and f.metric == rate_metric
+        and f.question == WIN_RATE
+        and f.subject == test.subject
         and all(f.groups.get(k) == v for k, v in test.groups.items())
     ]
 
@@ -208,7 +226,7 @@ def counts_words(values: Sequence[Any]) -> str:
 def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]]) -> str:
     """Several groups' equal-chances tests of one question in one sentence: each group that differs
     after the correction, then the rest."""
-    label = family[0].metric[: -len(EQUAL_CHANCES)]
+    label = str(family[0].subject)
     family, corrected = corrected_family(family)
     clauses = []
     for test in (t for t in family if t.significant):
@@ -236,15 +254,12 @@ def equal_chances_family(family: list[Finding], parts: dict[int, list[Finding]])
     return "; ".join(clauses) + f" ({corrected}){rest}."
 
 
-FAIRNESS_CHANGE = " fairness change"
-
-
 def fairness_lead(
     findings: Sequence[Finding], game: str, section: str, groups: list[tuple]
 ) -> tuple[str, bool, tuple[float, ...]]:
     """The lead of a rule-variant comparison's verdict: per compared group, each side's seat (start
     position, ...) fairness and the change between the two, decided against the margin
-    (``<position> fairness change`` and its sides' ``<position> fairness``); (the words, whether a change
+    (``FAIRNESS_CHANGE`` and its sides' ``FAIRNESS`` of the same subject); (the words, whether a change
     is shown, the change decisions' p values for the page rule).  Empty where the comparison has none."""
     clauses, changed, claims, label = [], False, [], "seat"
     several: list[tuple[str, Finding]] = []
@@ -256,7 +271,7 @@ def fairness_lead(
                 for f in findings
                 if f.game == game
                 and f.section == section
-                and f.metric.endswith(FAIRNESS_CHANGE)
+                and f.question == FAIRNESS_CHANGE
                 and f.decision is not None
                 and f.groups == where
             ),
@@ -264,13 +279,14 @@ def fairness_lead(
         )
         if change is None:
             continue
-        label = change.metric[: -len(FAIRNESS_CHANGE)]
+        label = str(change.subject)
         sides = {
             str(f.groups.get("side")): f
             for f in findings
             if f.game == game
             and f.section == section
-            and f.metric == label + FAIRNESS
+            and f.question == FAIRNESS
+            and f.subject == change.subject
             and f.decision is not None
             and {k: v for k, v in f.groups.items() if k != "side"} == where
         }
@@ -319,7 +335,7 @@ def comparison(family: list[Finding]) -> tuple[str, bool]:
     )
     if not survive:
         return f"no difference survives {corrected}.", False
-    parts = [f"{f.metric[: -len(DIFFERENCE)]} {amount(f)} ({p_words(f, family=False)})" for f in survive]
+    parts = [f"{f.subject} {amount(f)} ({p_words(f, family=False)})" for f in survive]
     return f"{len(survive)} of {len(family)} metrics differ after {corrected}: " + "; ".join(
         parts
     ) + ".", True
@@ -342,17 +358,16 @@ def comparisons(groups: list[list[Finding]]) -> tuple[str, bool]:
     groups the difference survives Holm's correction over every metric of every group, with the range
     of those differences."""
     groups = across_groups(groups)
-    metrics: dict[str, list[Finding]] = {}
+    measures: dict[str, list[Finding]] = {}
     for family in groups:
         for f in family:
-            metrics.setdefault(f.metric, []).append(f)
+            measures.setdefault(str(f.subject), []).append(f)
     first = groups[0][0]
     clauses = []
-    for metric, found in metrics.items():
+    for name, found in measures.items():
         survive = [f for f in found if f.significant]
         if not survive:
             continue
-        name = metric[: -len(DIFFERENCE)]
         if len(survive) == 1:
             (f,) = survive
             where = group_words(f.groups, ("base", "value"))
@@ -402,7 +417,7 @@ def verdicts(
     out = []
     families: dict[tuple[str, str, Any, Any], dict[tuple, list[Finding]]] = {}
     for f in findings:
-        if f.metric.endswith(DIFFERENCE) and f.p_adjusted is not None:
+        if f.question == DIFFERENCE and f.p_adjusted is not None:
             key = (f.game, f.section, f.groups.get("base"), f.groups.get("value"))
             families.setdefault(key, {}).setdefault(tuple(f.groups.items()), []).append(f)
     for (game, section, base, value), groups in families.items():
@@ -431,10 +446,10 @@ def verdicts(
             change_claims + claims,
         )
         out.append(verdict)
-    tests: dict[tuple[str, str, str], list[Finding]] = {}
+    tests: dict[tuple[str, str, str | None], list[Finding]] = {}
     for test in findings:
-        if test.metric.endswith(EQUAL_CHANCES) and test.p_value is not None:
-            tests.setdefault((test.game, test.section, test.metric), []).append(test)
+        if test.question == EQUAL_CHANCES and test.p_value is not None:
+            tests.setdefault((test.game, test.section, test.subject), []).append(test)
     for (_, section, _), family in tests.items():
         out.append(equal_chances_verdict(family, findings, section in known))
     out += search_verdicts(findings, known)
@@ -480,10 +495,6 @@ def page_rule(found: Sequence[Verdict]) -> dict[str, Any] | None:
     }
 
 
-STRONGER = "verdict under stronger play"
-LADDER = "skill pays at the largest budget"
-
-
 def ladder_words(top: Finding, trend: Finding | None) -> str:
     """Whether skill still pays at the largest budget tried, with the fitted trend."""
     budget = top.groups.get("budget")
@@ -505,20 +516,20 @@ def search_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
     out = []
     for f in findings:
         href = f"#{f.section}" if f.section in known else ""
-        if f.metric == STRONGER and f.test:
+        if f.question == STRONGER_PLAY and f.test:
             text = stronger_words(f, findings)
             changed = f.decision == CHANGES
             claims = (claim(f, CHANGES),) if f.decision is not None else ()
             out.append(
                 Verdict(f.game, "seats under stronger play", text, href, changed, "stronger play", claims)
             )
-        elif f.metric == LADDER:
+        elif f.question == SKILL_LADDER:
             where = {k: v for k, v in f.groups.items() if k != "budget"}
             trend = next(
                 (
                     t
                     for t in findings
-                    if t.section == f.section and t.metric == "skill trend per doubling" and t.groups == where
+                    if t.section == f.section and t.question == SKILL_TREND and t.groups == where
                 ),
                 None,
             )
@@ -539,8 +550,6 @@ def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:
 
 # --------------------------------------------------------------------------- tunes and screens
 
-TUNED = "confirmed objective: "
-MARGIN = "margin: "
 OVERTURN = ("could overturn", "cannot overturn", "cannot tell")
 
 
@@ -558,7 +567,7 @@ def p_short(p: float | None) -> str:
 def tune_words(winner: Finding, others: list[Finding], section: list[Finding]) -> tuple[str, bool]:
     """A tune's winner in words: its confirmed objective with the interval, whether it is shown better
     than the other finalists (their Holm-adjusted one-sided p), what it changes and the games spent."""
-    words = winner.metric[len(TUNED) :]
+    words = winner.subject
     text = (
         f"the tuner's best for {winner.groups.get('tune')} (candidate #{winner.groups.get('candidate')}): "
         f"{words} {small(winner.estimate)} (95% CI {small(winner.low)}-{small(winner.high)})"
@@ -580,7 +589,7 @@ def tune_words(winner: Finding, others: list[Finding], section: list[Finding]) -
             f"; not shown better than {who} #{quiet[0].groups.get('candidate')} (Holm p "
             f"{p_short(quiet[0].p_adjusted)} over {len(others) + 1} finalists)"
         )
-    moved = [f for f in section if f.metric == "winner changes" and f.test == "changed"]
+    moved = [f for f in section if f.question == TUNE_CHANGE and f.test == "changed"]
     changes = [
         f"{f.groups.get('parameter')} ({f.groups.get('before')} to {f.groups.get('after')})"
         if len(f"{f.groups.get('before')}{f.groups.get('after')}") <= 40
@@ -588,7 +597,7 @@ def tune_words(winner: Finding, others: list[Finding], section: list[Finding]) -
         for f in moved
     ]
     text += f"; it changes {and_words(changes) if changes else 'nothing against the base data and rules'}"
-    spent = next((f for f in section if f.metric == "games spent"), None)
+    spent = next((f for f in section if f.question == TUNE_SPENT), None)
     if spent is not None and spent.estimate is not None:
         text += f" ({int(spent.estimate):,} games spent)"
     return text + ".", shown
@@ -617,23 +626,24 @@ def overturn_words(margin: Finding, effects: list[Finding]) -> str:
 
 def _effects(found: list[Finding]) -> list[str]:
     return [
-        f"{f.groups.get('value')} ({f.metric.split(':')[0]} {small(f.estimate)}, 95% interval "
+        f"{f.groups.get('value')} ({STATISTIC[str(f.question)]} {small(f.estimate)}, 95% interval "
         f"{small(f.low)}-{small(f.high)})"
         for f in found
     ]
 
 
 def screens(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
-    """Each screen's seat-verdict margins with the effects flagged on them (``could overturn`` or not)."""
+    """Each screen's seat-verdict margins with the effects on the same measure flagged on them (``could
+    overturn`` or not)."""
     out = []
-    for m in (f for f in findings if f.metric.startswith(MARGIN)):
-        measure = m.metric[len(MARGIN) :]
+    for m in (f for f in findings if f.question == SCREEN_MARGIN):
         effects = [
             f
             for f in findings
             if f.section == m.section
             and f.test in OVERTURN
-            and f.metric.endswith(f": {measure}")
+            and f.question in STATISTIC
+            and f.subject == m.subject
             and f.groups.get("screen") == m.groups.get("screen")
         ]
         out.append((m, effects))
@@ -642,7 +652,7 @@ def screens(findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
 
 def screen_line(margin: Finding, effects: list[Finding]) -> str:
     """One screen's seat verdict and what could overturn it, in words (the verdict and the provenance)."""
-    measure = margin.metric[len(MARGIN) :]
+    measure = margin.subject
     return (
         f"screen {margin.groups.get('screen')} ({group_words({'players': margin.groups.get('players')})}): "
         f"the {measure}, {small(margin.estimate)} at the packaged values ({margin.games or 0:,} games), "
@@ -654,9 +664,10 @@ def result_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
     """The verdicts of ``skald tune`` and ``skald sensitivity`` results (``analysis.report.sections.tune``,
     ``analysis.report.sections.sensitivity`` findings)."""
     out = []
-    for winner in (f for f in findings if f.metric.startswith(TUNED) and f.test == "winner"):
+    for winner in (f for f in findings if f.question == TUNE_OBJECTIVE and f.test == "winner"):
         section = [f for f in findings if f.section == winner.section and f.game == winner.game]
-        others = [f for f in section if f.metric == winner.metric and f is not winner]
+        objective = (TUNE_OBJECTIVE, winner.subject)
+        others = [f for f in section if (f.question, f.subject) == objective and f is not winner]
         text, shown = tune_words(winner, others, section)
         href = f"#{winner.section}" if winner.section in known else ""
         out.append(
@@ -670,18 +681,13 @@ def result_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
     return out
 
 
-#: the metric of a run or compared value none of whose games finished
-#: (``analysis.report.sections.unfinished``)
-UNFINISHED = "finished games"
-
-
 def unfinished_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdict]:
     """One verdict per run (or compared value) none of whose games finished: named, with its games, and
     said to be left out of every estimate and comparison."""
     out, seen = [], set()
     for f in findings:
         name = f.groups.get("run", f.groups.get("value"))
-        if f.metric != UNFINISHED or (f.game, name) in seen:
+        if f.question != UNFINISHED or (f.game, name) in seen:
             continue
         seen.add((f.game, name))
         href = f"#{f.section}" if f.section in known else ""

@@ -1,8 +1,9 @@
 """The MkDocs hook that builds Skald's generated pages, so ``mkdocs build --strict`` alone builds the
 whole site: one page per registered game (``games/``), its records (``records/``), its view and options
 (``strategy/``), and the navigation naming them; markers in the written pages are filled in
-(``<!-- skald:NAME -->``: what exists when the site is built, the command reference, and the parts of the
-README that a page shows, so that each text is written once)."""
+(``<!-- skald:NAME -->``: what exists when the site is built, the command reference, the questions a
+finding of ``report.json`` answers, and the parts of the README that a page shows, so that each text is
+written once)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ for path in (str(HERE), str(ROOT)):
         sys.path.insert(0, path)
 
 import gen_commands  # noqa: E402
+import gen_findings  # noqa: E402
 import gen_games  # noqa: E402
 import gen_layout  # noqa: E402
 import gen_pictures  # noqa: E402
@@ -104,6 +106,8 @@ def marker(name: str, page: str = "index.md") -> str:
         return gen_commands.commands_section()
     if name == "source-layout":
         return gen_layout.layout_section(ROOT)
+    if name == "finding-questions":
+        return gen_findings.questions_section()
     if name == "pettingzoo-api":
         if (ROOT / "sim" / "pettingzoo.py").is_file():
             return "## API\n\n::: sim.pettingzoo\n    options:\n      heading_level: 3"

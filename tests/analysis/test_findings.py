@@ -16,7 +16,19 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from analysis.present.findings import DECISION_FIELDS, FIELDS, Finding, document, from_frame, read_findings
+from analysis.present.findings import (
+    DECISION_FIELDS,
+    DIFFERENCE,
+    EQUAL_CHANCES,
+    FAIRNESS,
+    FIELDS,
+    QUESTION_FIELDS,
+    WIN_RATE,
+    Finding,
+    document,
+    from_frame,
+    read_findings,
+)
 from analysis.report.report import write_report
 from analysis.report.verdicts import verdicts
 from sim.cli import _main
@@ -45,8 +57,12 @@ def test_report_json_lies_beside_the_page_with_every_field(written: Path) -> Non
     assert doc["findings"], "a report of two games states some findings"
     for row in doc["findings"]:
         assert set(REQUIRED) <= set(row), f"finding {row.get('id')} lacks {set(REQUIRED) - set(row)}"
+        # a finding a verdict rests on says which question it answers (and about what) after its metric;
         # a decision against a margin (``<position> fairness``) adds its own fields after the rest
-        assert list(row) == list(FIELDS) + (list(DECISION_FIELDS) if "decision" in row else [])
+        fields = list(FIELDS)
+        if "question" in row:
+            fields[fields.index("metric") + 1 : fields.index("metric") + 1] = QUESTION_FIELDS
+        assert list(row) == fields + (list(DECISION_FIELDS) if "decision" in row else [])
     ids = [row["id"] for row in doc["findings"]]
     assert len(ids) == len(set(ids)), "each number is stated once"
     sections = {s["id"] for s in doc["sections"]}
@@ -101,12 +117,14 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
         }
     )  # fmt: skip
     found = from_frame(
-        tests, section="seats", metric="seat equal chances", groups=("players", "variant"),
-        estimate="max_gap", p_value="p_value", p_adjusted="p_adjusted", test="test", games="decided",
-        clusters="blocks", correction="correction", family="family", detectable="detectable_gap",
+        tests, section="seats", metric="seat equal chances", question=EQUAL_CHANCES, subject="seat",
+        groups=("players", "variant"), estimate="max_gap", p_value="p_value", p_adjusted="p_adjusted",
+        test="test", games="decided", clusters="blocks", correction="correction", family="family",
+        detectable="detectable_gap",
     ) + from_frame(
-        rates, section="seats", metric="seat win rate", groups=("players", "variant", "seat"),
-        estimate="win_rate", low="ci_low", high="ci_high", expected="expected",
+        rates, section="seats", metric="seat win rate", question=WIN_RATE, subject="seat",
+        groups=("players", "variant", "seat"), estimate="win_rate", low="ci_low", high="ci_high",
+        expected="expected",
     )  # fmt: skip
     (v,) = verdicts(found, [SimpleNamespace(id="seats")])
     assert v.significant and v.href == "#seats"
@@ -123,9 +141,10 @@ def test_a_verdict_says_which_position_differs_and_the_correction() -> None:
         "in 60 blocks); the most uneven, seat 2, wins 41% [36, 46]."
     )
     decided = Finding(
-        game="graenaland", section="seats", metric="seat fairness", groups=dict(found[0].groups),
-        estimate=0.41, low=0.36, high=0.46, p_value=0.2, games=180, clusters=60, family=3, unit="share",
-        expected=1 / 3, decision="undecided", margin=0.05, position="2", half_width=0.07, games_needed=900,
+        game="graenaland", section="seats", metric="seat fairness", question=FAIRNESS, subject="seat",
+        groups=dict(found[0].groups), estimate=0.41, low=0.36, high=0.46, p_value=0.2, games=180,
+        clusters=60, family=3, unit="share", expected=1 / 3, decision="undecided", margin=0.05,
+        position="2", half_width=0.07, games_needed=900,
     )  # fmt: skip
     (v,) = verdicts([*quiet, decided])
     assert not v.significant and v.text.startswith(
@@ -137,14 +156,17 @@ def test_a_comparison_verdict_names_only_differences_that_survive_the_correction
     """A verdict drawn from several tests (which seat, which group, which metric, which card) uses Holm
     or Benjamini-Hochberg, and says which correction, and how many tests it stands on."""
     groups = {"players": 2, "mix": "greedy + random", "base": "defaults", "value": "skali"}
-    common = {"game": "knarr", "section": "v", "groups": groups, "correction": "Holm", "family": 2}
+    common = {
+        "game": "knarr", "section": "v", "groups": groups, "correction": "Holm", "family": 2,
+        "question": DIFFERENCE,
+    }  # fmt: skip
     length = Finding(
-        metric="game length difference", estimate=-2.55, low=-2.91, high=-2.19, p_value=0.001,
-        p_adjusted=0.002, unit="rounds", **common,
+        metric="game length difference", subject="game length", estimate=-2.55, low=-2.91, high=-2.19,
+        p_value=0.001, p_adjusted=0.002, unit="rounds", **common,
     )  # fmt: skip
     gap = Finding(
-        metric="largest seat win-rate gap difference", estimate=0.05, low=-0.1, high=0.2, p_value=0.03,
-        p_adjusted=0.06, unit="difference", **common,
+        metric="largest seat win-rate gap difference", subject="largest seat win-rate gap", estimate=0.05,
+        low=-0.1, high=0.2, p_value=0.03, p_adjusted=0.06, unit="difference", **common,
     )  # fmt: skip
     (v,) = verdicts([length, gap], [SimpleNamespace(id="v")])
     assert v.significant and v.href == "#v" and v.heading.startswith("skali against defaults")

@@ -5,18 +5,30 @@ between them (``<position> fairness change``)."""
 
 from __future__ import annotations
 
-from analysis.present.findings import Finding
+from analysis.present.findings import DIFFERENCE, EQUAL_CHANCES, FAIRNESS, FAIRNESS_CHANGE, Finding
 from analysis.report.verdicts import Verdict, page_rule, verdicts, with_page_rule
 
 
 def _fairness(group: int, decision: str, p: float) -> list[Finding]:
     groups = {"players": group, "variant": "defaults", "mix": "greedy"}
-    test = Finding("mainland", "seats", "seat equal chances", groups, estimate=0.1, p_value=p, p_adjusted=p)
+    test = Finding(
+        "mainland",
+        "seats",
+        "seat equal chances",
+        groups,
+        estimate=0.1,
+        p_value=p,
+        p_adjusted=p,
+        question=EQUAL_CHANCES,
+        subject="seat",
+    )
     fair = Finding(
         "mainland",
         "seats",
         "seat fairness",
         groups,
+        question=FAIRNESS,
+        subject="seat",
         estimate=0.35,
         low=0.3,
         high=0.4,
@@ -75,6 +87,8 @@ def test_a_variant_comparison_leads_with_the_fairness_change() -> None:
         "cmp",
         "start position fairness change",
         groups,
+        question=FAIRNESS_CHANGE,
+        subject="start position",
         estimate=-0.12,
         low=-0.2,
         high=-0.04,
@@ -94,6 +108,8 @@ def test_a_variant_comparison_leads_with_the_fairness_change() -> None:
             "cmp",
             "start position fairness",
             {**groups, "side": name},
+            question=FAIRNESS,
+            subject="start position",
             estimate=0.3,
             low=0.25,
             high=0.35,
@@ -112,6 +128,8 @@ def test_a_variant_comparison_leads_with_the_fairness_change() -> None:
         "cmp",
         "game length difference",
         groups,
+        question=DIFFERENCE,
+        subject="game length",
         estimate=1.0,
         low=0.5,
         high=1.5,

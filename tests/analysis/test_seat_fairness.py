@@ -16,7 +16,7 @@ import pytest
 from analysis.data import study_file
 from analysis.data.runs import open_runs
 from analysis.present.blocks import balance_findings
-from analysis.present.findings import DECISION_FIELDS, FIELDS, Finding, document
+from analysis.present.findings import DECISION_FIELDS, FIELDS, QUESTION_FIELDS, Finding, document
 from analysis.questions import balance
 from analysis.report.report import write_report
 from analysis.report.verdicts import verdicts
@@ -116,11 +116,15 @@ def test_report_json_has_decision_and_margin_for_each_seat_verdict(tmp_path: Pat
     assert _main(["report", str(folder), "--margin", "7.5", "--quiet"]) == 0
     doc = json.loads((folder / "report.json").read_text())
     assert doc["margin"] == 0.075
-    decided = [row for row in doc["findings"] if row["metric"] == "seat fairness"]
+    decided = [row for row in doc["findings"] if row.get("question") == "fairness"]
     assert len(decided) == 1 and decided[0]["decision"] == "unfair" and decided[0]["margin"] == 0.075
-    assert list(decided[0]) == [*FIELDS, *DECISION_FIELDS]
-    others = [row for row in doc["findings"] if row["metric"] != "seat fairness"]
-    assert others and all(list(row) == list(FIELDS) for row in others)  # nothing added to the rest
+    at = FIELDS.index("metric") + 1
+    with_question = [*FIELDS[:at], *QUESTION_FIELDS, *FIELDS[at:]]
+    assert list(decided[0]) == [*with_question, *DECISION_FIELDS]
+    assert decided[0]["subject"] == "seat"
+    others = [row for row in doc["findings"] if row.get("decision") is None]
+    # nothing but the question is added to the rest
+    assert others and all(list(row) in (list(FIELDS), with_question) for row in others)
     html = (folder / "report.html").read_text()
     block = html[html.index('<section id="verdicts">') :].split("</section>", 1)[0]
     assert "decided against a margin of 7.5 points of win share" in block

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.present.findings import Finding
+from analysis.present.findings import DIFFERENCE, Finding
 from analysis.report.verdicts import comparisons, holm
 
 METRICS = ("game length", "winner's margin", "seat gap")
@@ -23,6 +23,8 @@ def page(p_values: np.ndarray) -> list[list[Finding]]:
                     game="mainland",
                     section="variants",
                     metric=f"{m} difference",
+                    question=DIFFERENCE,
+                    subject=m,
                     groups={"players": g + 2},
                     estimate=0.01,
                     p_value=float(p),

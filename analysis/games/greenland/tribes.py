@@ -34,20 +34,31 @@ from analysis.present.blocks import (
     pct,
     pval,
 )
-from analysis.present.findings import Finding, from_frame
+from analysis.present.findings import EQUAL_CHANCES, WIN_RATE, Finding, from_frame
 from analysis.present.tables import Spec, findings_for, share_interval, stats_table, win_rate_columns
 from analysis.questions.balance import seat_margin
 
 
 def _rate_findings(
-    frame: pl.DataFrame, sid: str, what: str, keys: list[str], *, games: str = "seats", suffix: str = ""
+    frame: pl.DataFrame,
+    sid: str,
+    what: str,
+    keys: list[str],
+    *,
+    games: str = "seats",
+    suffix: str = "",
+    position: bool = False,
 ) -> list[Finding]:
-    """``<what> win rate`` and ``<what> survival rate`` (with ``suffix``) of ``greenland.outcomes`` rows."""
+    """``<what> win rate`` and ``<what> survival rate`` (with ``suffix``) of ``greenland.outcomes`` rows;
+    ``position``: the win rates are a position's (``what``) against the even share, for the verdict on
+    the tribes' equal chances (question ``WIN_RATE``)."""
     rows = functools.partial(
         from_frame, frame, section=sid, groups=keys, games=games, clusters="blocks", unit="share", game=GAME
     )
     return rows(
         metric=f"{what} win rate{suffix}",
+        question=WIN_RATE if position else None,
+        subject=what if position else None,
         estimate="win_rate",
         low="ci_low",
         high="ci_high",
@@ -225,6 +236,8 @@ def _tribes_findings(
     findings = per_group(
         tested,
         metric="tribe equal chances",
+        question=EQUAL_CHANCES,
+        subject="tribe",
         estimate="gap",
         p_value="win_chi2_p",
         unit="difference",
@@ -232,7 +245,7 @@ def _tribes_findings(
     )
     findings += per_group(tested, metric="tribe survival test", p_value="surv_chi2_p")
     findings += fairness_findings(sid, _decided(tests), "tribe", keys)
-    findings += _rate_findings(rates, sid, "tribe", [*keys, "tribe"])
+    findings += _rate_findings(rates, sid, "tribe", [*keys, "tribe"], position=True)
     findings += _rate_findings(pooled, sid, "tribe", ["variant", "tribe"], suffix=", every player count")
     variants = pooled.unique("variant", keep="first", maintain_order=True)
     for metric, column in (

@@ -12,7 +12,7 @@ import polars as pl
 from analysis.data.runs import Runs
 from analysis.present import charts
 from analysis.present.blocks import Chart, Section, col, interval, num, pct, unavailable, variant_words
-from analysis.present.findings import Finding
+from analysis.present.findings import SKILL_LADDER, SKILL_TREND, Finding
 from analysis.present.tables import findings_for, share_with_interval, stats_table
 from analysis.questions import ladder
 
@@ -148,6 +148,7 @@ def _findings(sid: str, rows: pl.DataFrame, trends: dict[tuple, ladder.Trend]) -
                 clusters=trend.rungs,
                 unit="difference",
                 expected=0.0,
+                question=SKILL_TREND,
             ),
             Finding(
                 game,
@@ -162,6 +163,7 @@ def _findings(sid: str, rows: pl.DataFrame, trends: dict[tuple, ladder.Trend]) -
                 test="pays" if ladder.skill_pays(top) else "not shown",
                 unit="share",
                 expected=top["expected"],
+                question=SKILL_LADDER,
             ),
             Finding(
                 game,

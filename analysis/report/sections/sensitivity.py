@@ -17,11 +17,14 @@ from typing import Any
 
 from analysis.present.blocks import Chart, Section, Table
 from analysis.present.charts import WIDTH, plt, png
-from analysis.present.findings import Finding
+from analysis.present.findings import SCREEN_EFFECT, SCREEN_MARGIN, SCREEN_TOTAL, Finding
 from analysis.report.sections.tune import standalone
 from sim.manifest import write_text_atomic
 
 SECTION = "sensitivity"
+#: the statistic of a screened value's effect on a measure, by the question its finding answers (the words
+#: before the measure's name in the finding's metric, and in the verdict)
+STATISTIC = {SCREEN_EFFECT: "Morris mu*", SCREEN_TOTAL: "Sobol total index"}
 
 
 def _f(x: float | None, digits: int = 4) -> str:
@@ -197,11 +200,14 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
         untold = doc.get("cannot_tell", {}).get(m["name"], [])
         for r in doc["effects"][m["name"]]:
             morris = doc["method"] == "morris"
+            question = SCREEN_EFFECT if morris else SCREEN_TOTAL
             out.append(
                 Finding(
                     game=doc["game"],
                     section=section_id(doc),
-                    metric=f"{'Morris mu*' if morris else 'Sobol total index'}: {m['name']}",
+                    metric=f"{STATISTIC[question]}: {m['name']}",
+                    question=question,
+                    subject=m["name"],
                     groups={
                         "screen": doc["sensitivity"],
                         "players": doc["players"],
@@ -232,6 +238,7 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
         if m["seat"]:
             out.append(
                 Finding(game=doc["game"], section=section_id(doc), metric=f"margin: {m['name']}",
+                        question=SCREEN_MARGIN, subject=m["name"],
                         groups={"screen": doc["sensitivity"], "players": doc["players"]},
                         estimate=m["packaged"], games=doc["games_per_point"] * len(doc["runs"]))
             )  # fmt: skip

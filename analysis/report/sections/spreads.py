@@ -31,7 +31,15 @@ from analysis.data.design import design_games
 from analysis.data.runs import Runs
 from analysis.present.blocks import Section, Table, col, num, pct, pval
 from analysis.present.decision_words import many_decisions
-from analysis.present.findings import Finding, from_frame
+from analysis.present.findings import (
+    SPREAD_CLOSE,
+    SPREAD_CLOSE_CHANGE,
+    SPREAD_MARGIN,
+    SPREAD_MARGIN_CHANGE,
+    SPREAD_THRESHOLD,
+    Finding,
+    from_frame,
+)
 from analysis.present.tables import share_with_interval, stats_table, with_interval
 from analysis.questions import scores
 from analysis.questions.balance import _baseline, _block_seeds, _paired
@@ -46,16 +54,18 @@ from sim.games import GAMES
 TITLE = "Score spreads"
 QUESTION = "How wide are the score spreads: by how much does the winner lead, and how often is a game close?"
 
-#: the metrics of the section's findings
+#: the metrics of the section's findings (the verdict finds its own by their questions: ``SPREAD_*``)
 MARGIN = "winner's margin"
 MEDIAN = "winner's margin median"
 CLOSE = "close games"
 THRESHOLD = "close-game threshold"
 BELOW_TOP = "winner below the top score"
-#: the decisions of a rule variant against the baseline.  Not "... difference": the page's verdicts read a
-#: finding named so with an adjusted p as one of a family of plain differences, which these are not.
+#: the decisions of a rule variant against the baseline (``SPREAD_MARGIN_CHANGE``, ``SPREAD_CLOSE_CHANGE``:
+#: not the page's plain differences)
 MARGIN_DECISION = "winner's margin decision"
 CLOSE_DECISION = "close games decision"
+#: the question each decision answers
+DECISION_QUESTIONS = {MARGIN_DECISION: SPREAD_MARGIN_CHANGE, CLOSE_DECISION: SPREAD_CLOSE_CHANGE}
 SPREAD_METRICS = (MARGIN, MEDIAN, CLOSE, THRESHOLD, BELOW_TOP, MARGIN_DECISION, CLOSE_DECISION)
 #: the groups a spread is never pooled over
 GROUP = ("game", "players", "variant", "mix")
@@ -144,9 +154,7 @@ def spread_table(runs: Runs, margins: pl.DataFrame | None = None) -> pl.DataFram
         pl.col("close_within").first(),
         pl.col("below_top").sum().cast(pl.Int64),
     )
-    excluded = (
-        design_games(runs).group_by(keys).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
-    )
+    excluded = design_games(runs).group_by(keys).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
     return (
         means.join(rates, on=keys, how="left", nulls_equal=True)
         .join(extra, on=keys, how="left", nulls_equal=True)
@@ -183,9 +191,7 @@ def spread_comparisons(
     frame = game_margins(runs, scale) if margins is None else margins
     if frame.is_empty():
         return []
-    excluded = (
-        design_games(runs).group_by(*GROUP).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
-    )
+    excluded = design_games(runs).group_by(*GROUP).agg(pl.col("excluded").sum().cast(pl.Int64)).collect()
     out = []
     for key, group in frame.group_by("game", "players", "mix", maintain_order=True):
         game, players, mix = key
@@ -233,19 +239,24 @@ def spread_findings(sid: str, table: pl.DataFrame, comparisons: Sequence[Compari
     keys = ("players", "variant", "mix")
     found = [
         Finding(
-            game=str(row["game"]), section=sid, metric=THRESHOLD, estimate=row["close_within"], unit="points"
+            game=str(row["game"]),
+            section=sid,
+            metric=THRESHOLD,
+            estimate=row["close_within"],
+            unit="points",
+            question=SPREAD_THRESHOLD,
         )
         for row in table.unique("game", maintain_order=True).iter_rows(named=True)
     ]
     shared: dict[str, Any] = {"section": sid, "groups": keys, "games": "games", "excluded": "excluded"}
     found += from_frame(
         table, metric=MARGIN, estimate="mean", low="low", high="high", clusters="blocks", unit="points",
-        test="cluster t (B-1 df)", **shared,
+        test="cluster t (B-1 df)", question=SPREAD_MARGIN, **shared,
     )  # fmt: skip
     found += from_frame(table, metric=MEDIAN, estimate="median", unit="points", **shared)
     found += from_frame(
         table, metric=CLOSE, estimate="close", low="close_low", high="close_high", clusters="blocks",
-        unit="share", test="cluster Wilson (t, B-1 df)", **shared,
+        unit="share", test="cluster Wilson (t, B-1 df)", question=SPREAD_CLOSE, **shared,
     )  # fmt: skip
     found += from_frame(
         table.filter(pl.col("below_top") > 0), metric=BELOW_TOP, estimate="below_top", unit="count", **shared
@@ -266,6 +277,7 @@ def decision_finding(sid: str, comp: Comparison, metric: str, decision: Decision
         game=comp.game,
         section=sid,
         metric=metric,
+        question=DECISION_QUESTIONS[metric],
         groups={"players": comp.players, "mix": comp.mix, "base": comp.base, "value": comp.value},
         estimate=row["estimate"],
         low=row["low"],
@@ -532,7 +544,7 @@ def decision_clause(f: Finding) -> str:
     """One decision of a rule variant against the baseline in words, with the interval and p of the
     statistic it rests on: the 90% interval and the equivalence (TOST) p where the two are the same
     within the margin or undecided, the 95% interval and the two-sided p where they differ."""
-    share = f.metric == CLOSE_DECISION
+    share = f.question == SPREAD_CLOSE_CHANGE
     scale, unit = (100.0, " pp") if share else (1.0, " points")
     what = "the share of close games" if share else "the winner's margin"
     m = _amount(scale * (f.margin or 0), "percentage points" if share else "points")
@@ -608,11 +620,11 @@ def comparisons_summary(decided: Sequence[Finding], several_mixes: bool) -> str:
     differences shown, and how many are the same within the margin or undecided
     (``analysis.present.decision_words.many_decisions``)."""
     sentences = []
-    for metric, what, scale, unit in (
-        (MARGIN_DECISION, "the winner's margin", 1.0, "points"),
-        (CLOSE_DECISION, "the share of close games", 100.0, "percentage points"),
+    for question, what, scale, unit in (
+        (SPREAD_MARGIN_CHANGE, "the winner's margin", 1.0, "points"),
+        (SPREAD_CLOSE_CHANGE, "the share of close games", 100.0, "percentage points"),
     ):
-        found = [f for f in decided if f.metric == metric]
+        found = [f for f in decided if f.question == question]
         if not found:
             continue
         items = []
@@ -640,14 +652,14 @@ def spread_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
     with their intervals, the games and those left out; then each rule variant against the baseline,
     decided against the margin.  ``significant`` where some difference is shown; ``known`` holds the
     section ids on the page (the verdict links there)."""
-    sections = list(dict.fromkeys((f.game, f.section) for f in findings if f.metric == THRESHOLD))
+    sections = list(dict.fromkeys((f.game, f.section) for f in findings if f.question == SPREAD_THRESHOLD))
     out = []
     for game, sid in sections:
         own = [f for f in findings if f.game == game and f.section == sid]
-        threshold = next(f for f in own if f.metric == THRESHOLD)
+        threshold = next(f for f in own if f.question == SPREAD_THRESHOLD)
         within = threshold.estimate or 0.0
-        margins = [f for f in own if f.metric == MARGIN]
-        closes = {tuple(f.groups.items()): f for f in own if f.metric == CLOSE}
+        margins = [f for f in own if f.question == SPREAD_MARGIN]
+        closes = {tuple(f.groups.items()): f for f in own if f.question == SPREAD_CLOSE}
         several = {k: len({f.groups.get(k) for f in margins}) > 1 for k in ("variant", "mix")}
         if len(margins) <= 2:
             parts = [
@@ -655,7 +667,7 @@ def spread_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
             ]
         else:
             parts = [spread_summary(margins, list(closes.values()), within)]
-        decided = [f for f in own if f.metric in (MARGIN_DECISION, CLOSE_DECISION) and f.decision]
+        decided = [f for f in own if f.question in (SPREAD_MARGIN_CHANGE, SPREAD_CLOSE_CHANGE) and f.decision]
         pairs: dict[tuple, list[Finding]] = {}
         for f in decided:
             pairs.setdefault(tuple(f.groups.items()), []).append(f)

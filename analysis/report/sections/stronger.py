@@ -22,7 +22,7 @@ from analysis.present.blocks import (
     unavailable,
     variant_words,
 )
-from analysis.present.findings import Finding
+from analysis.present.findings import STRONGER_PLAY, STRONGER_SIDE, Finding
 from analysis.present.tables import findings_for, stats_table
 from analysis.questions import balance, stronger
 from analysis.stats.decide import CHANGES, HOLDS, UNDECIDED
@@ -135,17 +135,20 @@ def _side(pairs: pl.DataFrame, prefix: str) -> pl.DataFrame:
     )
 
 
-def verdict_finding(row: dict[str, Any], sid: str) -> Finding:
-    """The ``verdict under stronger play`` finding of one pair of ``stronger.comparison`` (a row with
-    ``game``, ``players``, ``variant``, ``s_mix``, ``x_mix`` and ``stronger.CHANGE_COLUMNS``): the decision
-    and its margin, the decisive position's change with the interval and p of the statistic it rests
-    on, both sides' games and blocks, the half-width and the games that would decide it."""
+def verdict_finding(row: dict[str, Any], sid: str, label: str = "seat") -> Finding:
+    """The ``verdict under stronger play`` finding (question ``STRONGER_PLAY``, its subject ``label``: the
+    position it is about) of one pair of ``stronger.comparison`` (a row with ``game``, ``players``,
+    ``variant``, ``s_mix``, ``x_mix`` and ``stronger.CHANGE_COLUMNS``): the decision and its margin, the
+    decisive position's change with the interval and p of the statistic it rests on, both sides' games and
+    blocks, the half-width and the games that would decide it."""
     excluded = [row.get(f"{p}_excluded") for p, _ in SIDES]
     counted = [n for n in excluded if n is not None]
     return Finding(
         game=str(row["game"]),
         section=sid,
         metric=VERDICT,
+        question=STRONGER_PLAY,
+        subject=label,
         groups={
             "players": row["players"],
             "variant": row["variant"],
@@ -181,6 +184,8 @@ def _findings(sid: str, comp: stronger.Comparison) -> list[Finding]:
         found += findings_for(section=sid, unit="difference", expected=0.0)(
             side,
             metric=f"{name} seat test",
+            question=STRONGER_SIDE,
+            subject=name,
             groups=keys,
             estimate="max_gap",
             p_value="p_value",
@@ -205,7 +210,8 @@ def _findings(sid: str, comp: stronger.Comparison) -> list[Finding]:
         expected="expected",
         excluded="excluded",
     )
-    return found + [verdict_finding(row, sid) for row in pairs.iter_rows(named=True)]
+    label = position.replace("_", " ")
+    return found + [verdict_finding(row, sid, label) for row in pairs.iter_rows(named=True)]
 
 
 def _statistic(row: dict) -> str:
@@ -297,27 +303,18 @@ def stronger_section(comp: stronger.Comparison, sid: str) -> Section:
 # --------------------------------------------------------------------------- the verdict in words
 
 
-def _label(verdict: Finding, findings: Sequence[Finding]) -> str:
-    """The position a verdict is about (``seat``, ``start position``), from its section's win rates."""
-    for f in findings:
-        if f.section == verdict.section and f.metric == "position win rate":
-            extra = [k for k in f.groups if k not in ("players", "variant", "mix")]
-            if extra:
-                return extra[0].replace("_", " ")
-    return "seat"
-
-
 def _games(verdict: Finding, findings: Sequence[Finding]) -> str:
     """``400 + 400 games`` (scripted + search) from the two sides' seat tests, else the total."""
     g = verdict.groups
     sides = []
-    for name in ("scripted", "search"):
+    for _, name in SIDES:
         side = next(
             (
                 f
                 for f in findings
                 if f.section == verdict.section
-                and f.metric == f"{name} seat test"
+                and f.question == STRONGER_SIDE
+                and f.subject == name
                 and f.groups.get("mix") == g.get(name)
                 and f.groups.get("players") == g.get("players")
                 and f.groups.get("variant") == g.get("variant")
@@ -355,11 +352,11 @@ def stronger_words(verdict: Finding, findings: Sequence[Finding]) -> str:
     holds within the margin (the widest position's (1 − 2α) interval of its change with the
     intersection-union p), changes (the decisive position's simultaneous interval with Holm's p, and
     whether it lies beyond the margin), or undecided (the half-width, about how many more games would
-    decide it, and the least settled position's interval with its p).  ``findings`` give the two sides'
-    games (``scripted seat test``, ``search seat test``) and the position's name (``position win
-    rate``).  A full sentence, capitalised, with its full stop."""
+    decide it, and the least settled position's interval with its p).  The position's name is the
+    verdict's ``subject``; ``findings`` give the two sides' games (their ``STRONGER_SIDE`` tests, subject
+    ``scripted`` and ``search``).  A full sentence, capitalised, with its full stop."""
     g = verdict.groups
-    label = _label(verdict, findings)
+    label = verdict.subject or "seat"
     scripted, search = _name(g.get("scripted")), _name(g.get("search"))
     where = _where(g)
     m = _margin(verdict.margin)

@@ -17,7 +17,7 @@ from typing import Any
 
 from analysis.present.blocks import Chart, Section, Table
 from analysis.present.charts import WIDTH, plt, png
-from analysis.present.findings import Finding
+from analysis.present.findings import TUNE_CHANGE, TUNE_OBJECTIVE, TUNE_SPENT, Finding
 from sim.manifest import write_text_atomic
 from sim.outputs import GENERATOR
 
@@ -157,16 +157,18 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
     def found(metric: str, groups: dict[str, Any], **numbers: Any) -> Finding:
         return Finding(game=doc["game"], section=sid, metric=metric, groups={**tune, **groups}, **numbers)
 
-    out = [found("games spent", {}, estimate=doc["games_spent"], games=doc["games_spent"], unit="count")]
-    family = len(conf["finalists"]) - 1
+    spent = doc["games_spent"]
+    out = [found("games spent", {}, estimate=spent, games=spent, unit="count", question=TUNE_SPENT)]
+    family, words = len(conf["finalists"]) - 1, objective_words(doc)
     for row in conf["finalists"]:
         cand = {"candidate": row["candidate"]}
         winner = row["candidate"] == doc["winner"]
         out.append(
-            found(f"confirmed objective: {objective_words(doc)}", cand, estimate=row["objective"],
+            found(f"confirmed objective: {words}", cand, estimate=row["objective"],
                   low=row["low"], high=row["high"], p_value=row["p_winner_better"], p_adjusted=row["p_holm"],
                   test="winner" if winner else "paired bootstrap", correction=None if winner else "Holm",
-                  family=None if winner else family, games=conf["games_per_run"] * runs)
+                  family=None if winner else family, games=conf["games_per_run"] * runs,
+                  question=TUNE_OBJECTIVE, subject=words)
         )  # fmt: skip
         for run in row["runs"]:
             table = {**cand, "strategies": "/".join(run["strategies"])}
@@ -183,7 +185,8 @@ def findings(doc: dict[str, Any]) -> list[Finding]:
     for c in doc["changes"]:
         moved = {"parameter": c["parameter"], "before": _short(c["before"], 60)}
         moved["after"] = _short(c["after"], 60)
-        out.append(found("winner changes", moved, test="changed" if c["changed"] else "unchanged"))
+        changed = "changed" if c["changed"] else "unchanged"
+        out.append(found("winner changes", moved, test=changed, question=TUNE_CHANGE))
     return out
 
 

@@ -10,12 +10,11 @@ import polars as pl
 
 from analysis.data.runs import Run, Runs
 from analysis.present.blocks import Section, Table
-from analysis.present.findings import Finding, from_frame
+from analysis.present.findings import UNFINISHED, Finding, from_frame
 from analysis.present.tables import stats_table
-from analysis.report.verdicts import UNFINISHED
 
-#: the metric of the findings that name what finished no game (their estimate is 0)
-METRIC = UNFINISHED
+#: the metric of the findings that name what finished no game (their estimate is 0; question ``UNFINISHED``)
+METRIC = "finished games"
 SID = "unfinished"
 TITLE = "Runs with no finished game"
 QUESTION = "Which runs have no finished game to analyse?"
@@ -88,6 +87,7 @@ def _findings(
         frame.with_columns(pl.lit(0.0).alias("none")),
         section=sid,
         metric=METRIC,
+        question=UNFINISHED,
         groups=groups,
         estimate="none",
         games="games",
