@@ -36,6 +36,7 @@ import numpy as np
 from joblib import delayed, effective_n_jobs
 
 from sim.backends import loky_parallel
+from sim.engines import engine_for
 from sim.errors import SkaldError
 from sim.game import Game, capability
 from sim.plan import (
@@ -132,6 +133,7 @@ def measure(plan: RunPlan, jobs: int, seconds: float, games: int | None) -> dict
         "seconds": round(max(s for _, _, s, _, _ in results), 3),
         "decisions_per_cpu_s": round(decisions_per_cpu_s, 1),
         "kind": "throughput",
+        "engine": engine_for(resolve_game(plan.game_ref)),
     }
     searched, iterations, spent, departures = (sum(r[4][i] for r in results) for i in range(len(SEARCH_KEYS)))
     if searched:  # a search strategy: its cost per decision (ms on one worker's core) and its rate

@@ -4,12 +4,15 @@ strategy is described to its users (``Parameter``, ``describe``)."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import math
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -30,13 +33,13 @@ class Strategy:
     (``builder:aggression=0.7``) as strings and are converted by ``params``.
     """
 
-    name: str = "strategy"
-    games: tuple[str, ...] = ("*",)
+    name: ClassVar[str] = "strategy"
+    games: ClassVar[tuple[str, ...]] = ("*",)
     #: parameter name -> (type, default); values arrive as strings from the command line
-    params: Params = {}
+    params: ClassVar[Params] = {}
     #: False for a strategy whose ``choose`` never looks at its view: the runner then passes
     #: ``None`` instead of building one (a measurable share of a decision in the fast games)
-    reads_view: bool = True
+    reads_view: ClassVar[bool] = True
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         self.seat = seat
@@ -60,7 +63,7 @@ class Strategy:
 
     #: the parameter holding a time budget (a search's ``ms``): a spec that sets it to more than 0 makes
     #: its games depend on the machine's speed, and the run's manifest says so (``sim.plan``)
-    time_budget: str | None = None
+    time_budget: ClassVar[str | None] = None
 
     def telemetry(self) -> dict[str, float] | None:
         """What this player spent in its game, for ``skald bench`` and run summaries: None for a
@@ -112,11 +115,27 @@ class Parameter:
 def describe(cls: type[Strategy]) -> str:
     """The first paragraph of the strategy's docstring in plain words: its lines joined, reST literals
     unquoted, source citations in brackets left out."""
-    paragraph = (inspect.getdoc(cls) or "").split("\n\n")[0]
+    paragraph = (inspect.getdoc(cls) or _source_class(cls)[0]).split("\n\n")[0]
     text = " ".join(line.strip() for line in paragraph.splitlines())
     text = re.sub(r"``([^`]*)``", r"\1", text)
     text = re.sub(r"\s*\((?:[^()]*?, )?[\w-]+\.(?:txt|py|md)(?::[\d-]+)?\)", "", text)
     return text.strip()
+
+
+def _source_class(cls: type) -> tuple[str, str]:
+    """(docstring, source text) of ``cls`` read from the ``.py`` file beside its module, for a class
+    compiled by mypyc (``sim.engines``), which keeps neither; ("", "") where there is no such file."""
+    file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    if not file or str(file).endswith(".py"):
+        return "", ""
+    path = Path(str(file)).parent / (cls.__module__.rsplit(".", 1)[-1] + ".py")
+    if not path.is_file():
+        return "", ""
+    text = path.read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return inspect.cleandoc(ast.get_docstring(node) or ""), ast.get_source_segment(text, node) or ""
+    return "", ""
 
 
 def source_comments(cls: type[Strategy]) -> dict[str, str]:
@@ -126,7 +145,7 @@ def source_comments(cls: type[Strategy]) -> dict[str, str]:
         try:
             source = inspect.getsource(klass)
         except (OSError, TypeError):
-            continue
+            source = _source_class(klass)[1]  # a class compiled by mypyc (sim.engines): its .py file
         for match in re.finditer(r'^\s*"(\w+)": \([^)]*\),\s*#\s*(.+)$', source, re.MULTILINE):
             found[match.group(1)] = match.group(2).strip()
     return found

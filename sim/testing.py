@@ -259,7 +259,7 @@ def _decide(play: _Playout, n: int, report: Report) -> dict[int, Any]:
         options = game.legal_options(state, seat)
         expect(len(options) > 0, play.at(), f"seat {seat} is to move but has no options")
         choices[seat] = options[int(play.rng.integers(len(options)))]
-        play.pool.extend(options[i] for i in play.rng.integers(len(options), size=min(4, len(options))))
+        play.pool.extend(options[int(i)] for i in play.rng.integers(len(options), size=min(4, len(options))))
     del play.pool[:-POOL]
     report.count("options", len(movers))
     return choices

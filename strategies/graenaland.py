@@ -27,7 +27,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from sim.games.graenaland.board import DIRECTIONS
 from sim.games.graenaland.building import Cost, Hand, army_costs, can_pay
@@ -96,7 +96,7 @@ class GraenalandBase(Strategy):
     """Shared logic; the archetypes below only change parameters."""
 
     games = ("graenaland",)
-    params: dict[str, tuple[type, Any]] = {
+    params: ClassVar[dict[str, tuple[type, Any]]] = {
         "generosity": (float, 1.0),  # partner shares x this (proportional to votes at 1.0)
         "holdout": (float, 0.8),  # a vote is worth accepting at share >= holdout x vote share of the cards
         "grudge": (float, 0.5),  # extra cards demanded per card a proposer denied the seat before
@@ -463,7 +463,7 @@ class GraenalandBase(Strategy):
         mine = view.votes[t][view.seat]
         worth: float
         if 2 * mine > total:
-            worth = n_cards  # the seat could take everything itself
+            worth = float(n_cards)  # the seat could take everything itself
         else:
             worth = self.holdout * mine / total * n_cards
         worth += self.grudge * max(0.0, -self.treated.get(proposer, 0.0))
@@ -624,7 +624,7 @@ def goal_plan_costs(view: GraenalandView) -> dict[tuple[int, ...], float]:
     if need_a and view.army[seat] + need_a > data.army_max:
         army_cards = math.inf
     else:
-        army_cards = need_a * min(map(sum, army_costs(view.buildings, board, data, seat)))
+        army_cards = float(need_a * min(map(sum, army_costs(view.buildings, board, data, seat))))
     size, largest = goals["territory_size"], goals["largest"]
     out: dict[tuple[int, ...], float] = {}
     for combo in itertools.combinations(range(5), 3):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
-from typing import Any
+from typing import Any, ClassVar
 
 from sim.games.greenland.data import GreenlandData
 from sim.games.greenland.state import (
@@ -84,7 +84,7 @@ class GreenlandBase(Strategy):
 
     name = "greenland-base"
     games = ("greenland",)
-    params: dict[str, tuple[type, Any]] = {
+    params: ClassVar[dict[str, tuple[type, Any]]] = {
         "life": (float, 2.5),
         "energy": (float, 1.0),
         "ivory": (float, 0.8),

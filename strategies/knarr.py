@@ -17,7 +17,7 @@ The archetypes change the weights:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from sim.games.knarr.data import (
     BRACELET,
@@ -43,7 +43,7 @@ class KnarrBase(Strategy):
 
     name = "knarr-base"
     games = ("knarr",)
-    params: dict[str, tuple[type, Any]] = {
+    params: ClassVar[dict[str, tuple[type, Any]]] = {
         "bracelet": (float, 0.9),
         "recruit": (float, 0.8),
         "rep": (float, 0.12),

@@ -167,7 +167,9 @@ def bench_command(
         return
     searched = any("search_ms_per_decision" in row for row in kept["throughput"])
     speed = (*SPEED, *SEARCH) if searched else SPEED
-    out.print(_table(f"{game} throughput, {n} players, no records", speed, kept["throughput"]))
+    engine = next((str(row["engine"]) for row in kept["throughput"] if "engine" in row), "python")
+    title = f"{game} throughput, {n} players, no records, {engine} engine"
+    out.print(_table(title, speed, kept["throughput"]))
     if recording:
         out.print(_table(f"{game} recording, {n} players, 1 worker", RECORDING, kept["recording"]))
     if copying:

@@ -20,8 +20,10 @@ from sim.commands.base import (
     note,
     out,
 )
+from sim.engines import fallback_note
 from sim.errors import SkaldError
 from sim.games import get_game
+from sim.plan import resolve_game
 from sim.signals import stop_on_sigterm
 
 Players = Annotated[
@@ -208,6 +210,9 @@ def run_command(
             note(prepared.rounding)
         if jobs_note is not None and scheduler is None:
             note(jobs_note)
+        engine_note = fallback_note(resolve_game(prepared.plan.game_ref))
+        if engine_note is not None and not quiet:
+            note(engine_note)
 
     try:
         with stop_on_sigterm():

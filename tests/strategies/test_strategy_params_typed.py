@@ -8,7 +8,10 @@ another type than the one its value is converted to, fails here.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import typing
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,9 +34,26 @@ def test_the_declared_modules_have_strategies() -> None:
     assert {cls.__module__ for cls in CLASSES} == set(DECLARED)
 
 
+def source_hints(cls: type[Strategy]) -> dict[str, typing.Any]:
+    """The annotations of ``cls`` as its source declares them: a class compiled by mypyc (``sim.engines``)
+    keeps no annotations of its instance attributes, so its module's ``.py`` file is loaded beside it."""
+    module = sys.modules[cls.__module__]
+    if str(module.__file__).endswith(".py"):
+        return typing.get_type_hints(cls)
+    name = f"_source_{cls.__module__.replace('.', '_')}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(str(module.__file__)).parent / (cls.__module__.rsplit(".", 1)[-1] + ".py")
+        )
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return typing.get_type_hints(getattr(sys.modules[name], cls.__name__))
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: f"{cls.__module__}:{cls.__name__}")
 def test_every_parameter_is_annotated_with_its_type(cls: type[Strategy]) -> None:
-    hints = typing.get_type_hints(cls)
+    hints = source_hints(cls)
     for key, (kind, _default) in cls.params.items():
         assert key in hints, f"{cls.__name__}.{key} is a parameter without an annotation"
         assert hints[key] is kind, f"{cls.__name__}.{key}: annotated {hints[key]}, converted by {kind}"
@@ -42,7 +62,7 @@ def test_every_parameter_is_annotated_with_its_type(cls: type[Strategy]) -> None
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: f"{cls.__module__}:{cls.__name__}")
 def test_an_instance_holds_each_parameter_as_its_annotated_type(cls: type[Strategy]) -> None:
     strategy = cls(0, np.random.default_rng(0))
-    hints = typing.get_type_hints(cls)
+    hints = source_hints(cls)
     for key, (_kind, default) in cls.params.items():
         value = getattr(strategy, key)
         assert type(value) is hints[key] and value == hints[key](default)

@@ -10,6 +10,7 @@ into a ``Propose`` without materialising the others.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -105,6 +106,7 @@ class ProposalOptions(Sequence):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self.total))]
+        index = operator.index(index)  # any integer, a numpy one too, as a list takes it
         if index < 0:
             index += self.total
         if not 0 <= index < self.total:

@@ -36,7 +36,7 @@ def random_position(seed: int):
     state = blank(n, victory_cards=True)
     b = board(n)
     state.vp_card = [int(rng.integers(len(DATA.victory_cards))) for _ in range(n)]
-    own = rng.choice(b.n, size=int(rng.integers(1, 5)), replace=False)
+    own = [int(t) for t in rng.choice(b.n, size=int(rng.integers(1, 5)), replace=False)]  # ints, as annotated
     for t in own:
         state.villages[t][SEAT] += int(rng.integers(1, 4))
         for k in range(3):
