@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from sim.games.graenaland.board import build_board
-from sim.games.graenaland.game import GAME, RESOURCE_FIELDS, SHARE_FIELDS
+from sim.games.graenaland.game import GAME
 from sim.games.graenaland.production import settled_total
 from sim.games.graenaland.state import OVER
+from sim.games.graenaland.turns import RESOURCE_FIELDS, SHARE_FIELDS
 from sim.games.graenaland.victory import (
     goal_counts,
     goal_values,
