@@ -49,6 +49,8 @@ DECLARATION = "COMPILED_MODULES"
 STAMP = "_compiled.json"
 #: the one compiled group (mypyc's shared library is ``<GROUP>__mypyc``)
 GROUP = "skald_engine"
+#: the reason a package runs its source when the source was asked for
+ASKED = f"{ENV}=python"
 
 #: the engine each package runs (``compiled`` or ``python``) and why, once ``select_engine`` has run
 ENGINES: dict[str, str] = {}
@@ -99,6 +101,16 @@ def write_stamps(root: Path, group: dict[str, tuple[str, ...]]) -> list[Path]:
         tmp.replace(path)
         written.append(path)
     return written
+
+
+def compiled_source(module: str) -> Path | None:
+    """The ``.py`` file of an imported module that runs compiled (an extension module beside its source),
+    for what compiling drops (docstrings, annotations); None where the module runs from its source."""
+    file = getattr(sys.modules.get(module), "__file__", None)
+    if not file or str(file).endswith(".py"):
+        return None
+    path = Path(str(file)).parent / (module.rsplit(".", 1)[-1] + ".py")
+    return path if path.is_file() else None
 
 
 def _built(folder: Path, module: str) -> bool:
@@ -157,7 +169,7 @@ def select_engine(package: str, modules: Sequence[str]) -> str:
     if choice == "compiled" and not current:
         raise EngineError(f"{ENV}=compiled, but {package}'s compiled engine is {why}")
     if choice == "python":
-        current, why = False, f"{ENV}=python"
+        current, why = False, ASKED
     if not current:
         if "changed since the build" in why:
             print(f"skald: {package} runs its pure-Python engine: {why}", file=sys.stderr)
@@ -185,7 +197,7 @@ def fallback_note(game: object) -> str | None:
     """The note a run gives where a game has a compiled engine but runs its source without being asked
     to (``SKALD_ENGINE=python`` is asking): why, and that only the speed differs; None otherwise."""
     package = _package_of(game)
-    if package is None or ENGINES[package] == "compiled" or REASONS.get(package, "").startswith(ENV):
+    if package is None or ENGINES[package] == "compiled" or REASONS.get(package) == ASKED:
         return None
     name = package.rsplit(".", 1)[-1]
     return f"{name} runs its pure-Python engine ({REASONS.get(package)}): the same records, only slower"

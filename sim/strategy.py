@@ -8,13 +8,13 @@ import ast
 import inspect
 import math
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+
+from sim.engines import compiled_source
 
 #: a strategy's parameter declaration: parameter name -> (type, default); values arrive as strings
 #: from the command line (``builder:aggression=0.7``) and are converted to the type by ``convert``
@@ -125,11 +125,8 @@ def describe(cls: type[Strategy]) -> str:
 def _source_class(cls: type) -> tuple[str, str]:
     """(docstring, source text) of ``cls`` read from the ``.py`` file beside its module, for a class
     compiled by mypyc (``sim.engines``), which keeps neither; ("", "") where there is no such file."""
-    file = getattr(sys.modules.get(cls.__module__), "__file__", None)
-    if not file or str(file).endswith(".py"):
-        return "", ""
-    path = Path(str(file)).parent / (cls.__module__.rsplit(".", 1)[-1] + ".py")
-    if not path.is_file():
+    path = compiled_source(cls.__module__)
+    if path is None:
         return "", ""
     text = path.read_text(encoding="utf-8")
     for node in ast.walk(ast.parse(text)):

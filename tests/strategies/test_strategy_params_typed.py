@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib.util
 import sys
 import typing
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from sim.engines import compiled_source
 from sim.specs import builtin
 from sim.specs import import_strategy as _import
 from sim.strategy import Strategy
@@ -37,14 +37,12 @@ def test_the_declared_modules_have_strategies() -> None:
 def source_hints(cls: type[Strategy]) -> dict[str, typing.Any]:
     """The annotations of ``cls`` as its source declares them: a class compiled by mypyc (``sim.engines``)
     keeps no annotations of its instance attributes, so its module's ``.py`` file is loaded beside it."""
-    module = sys.modules[cls.__module__]
-    if str(module.__file__).endswith(".py"):
+    path = compiled_source(cls.__module__)
+    if path is None:
         return typing.get_type_hints(cls)
     name = f"_source_{cls.__module__.replace('.', '_')}"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(str(module.__file__)).parent / (cls.__module__.rsplit(".", 1)[-1] + ".py")
-        )
+        spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         sys.modules[name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(sys.modules[name])

@@ -124,10 +124,10 @@ def test_python_is_chosen_on_request_and_a_bad_choice_is_named(monkeypatch: pyte
 
     monkeypatch.setitem(engines.ENGINES, PACKAGE, engines.ENGINES[PACKAGE])  # restored afterwards
     monkeypatch.setitem(engines.REASONS, PACKAGE, engines.REASONS[PACKAGE])
-    monkeypatch.setattr("sys.meta_path", list(__import__("sys").meta_path))
+    monkeypatch.setattr("sys.meta_path", list(sys.meta_path))
     monkeypatch.setenv(engines.ENV, "python")
     assert engines.select_engine(PACKAGE, package.COMPILED_MODULES) == "python"
-    assert engines.REASONS[PACKAGE] == f"{engines.ENV}=python"
+    assert engines.REASONS[PACKAGE] == engines.ASKED
     monkeypatch.setenv(engines.ENV, "fast")
     with pytest.raises(engines.EngineError, match="allowed: auto, python, compiled"):
         engines.select_engine(PACKAGE, package.COMPILED_MODULES)
@@ -185,7 +185,7 @@ def test_a_run_says_when_the_source_runs_unasked(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(engines.REASONS, PACKAGE, "not built (no C compiler or mypyc at install time)")
     note = engines.fallback_note(game)
     assert note is not None and "not built" in note and "the same records" in note
-    monkeypatch.setitem(engines.REASONS, PACKAGE, f"{engines.ENV}=python")  # asked for: nothing to say
+    monkeypatch.setitem(engines.REASONS, PACKAGE, engines.ASKED)  # asked for: nothing to say
     assert engines.fallback_note(game) is None
     monkeypatch.setitem(engines.ENGINES, PACKAGE, "compiled")
     assert engines.fallback_note(game) is None
