@@ -1,10 +1,10 @@
 """The build: everything is declared in ``pyproject.toml``; this file adds the compiled engines.
 
-The modules each package declares in its ``__init__.py`` (``COMPILED_MODULES``: Graenaland's rules and its
-scripted strategies) are compiled by mypyc, as one group, from the same Python source the pure-Python
-engine runs, so there is one rules text (``sim.engines``).  Where they cannot be built (no C compiler, no
-mypyc, or ``SKALD_ENGINE=python`` at build time) the build goes on without them, with a one-line note, and
-the pure-Python engine runs with the same records.
+The modules each package declares in its ``__init__.py`` (``COMPILED_MODULES``: Graenaland's and
+Greenland's rules and their scripted strategies) are compiled by mypyc, as one group, from the same Python
+source the pure-Python engine runs, so there is one rules text (``sim.engines``).  Where they cannot be
+built (no C compiler, no mypyc, or ``SKALD_ENGINE=python`` at build time) the build goes on without them,
+with a one-line note, and the pure-Python engine runs with the same records.
 """
 
 from __future__ import annotations

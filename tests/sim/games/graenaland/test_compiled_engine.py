@@ -3,28 +3,27 @@ same records, byte for byte, over seeds, player counts (graenaland.txt: 3 to 5 p
 (the three-player adjustments, the custom start, victory point cards, the five-player offer), scripted
 and search players (copies and determinized states), truncated games and both seatings.
 
-Each engine plays in its own process (``SKALD_ENGINE``), since a process imports one.  Where the compiled
-engine is not built the comparison is skipped, unless ``SKALD_REQUIRE_COMPILED=1`` (CI) makes that a
-failure; the fallback itself (source chosen, stale build noticed) is tested on the source alone.
+The comparison is ``tests.engine_kit``'s; the fallback itself (source chosen, stale build noticed) is tested
+here on the source alone.
 """
 
 from __future__ import annotations
 
 import importlib.machinery
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from sim import engines
+from tests.engine_kit import Config, assert_identical_records, assert_modules_compiled, require_built
 
 PACKAGE = "sim.games.graenaland"
 
-#: (players, strategies, rule switches, seats, seed, games, max decisions)
-CONFIGS: list[tuple[int, str, list[str], str, int, int, int | None]] = [
+PACKAGES = [PACKAGE, "strategies"]
+
+CONFIGS: list[Config] = [
     (3, "greedy,cooperative,random", [], "rotate", 11, 6, None),
     (4, "random", [], "fixed", 12, 8, None),
     (
@@ -41,82 +40,29 @@ CONFIGS: list[tuple[int, str, list[str], str, int, int, int | None]] = [
     (4, "ismcts:iterations=6,greedy,random,rival", [], "fixed", 16, 1, 90),
 ]
 
-#: plays every configuration into a fresh folder and prints each table's Parquet digests, as JSON
-PLAY = """
-import hashlib, json, sys, tempfile
-from pathlib import Path
-from sim.cli import _main
-import sim.games.graenaland as package
-import strategies
-configs = json.loads(sys.argv[1])
-out = {"engine": [package.ENGINE, strategies.ENGINE], "records": []}
-for i, (players, strategies, rules, seats, seed, games, cap) in enumerate(configs):
-    folder = Path(tempfile.mkdtemp()) / "run"
-    argv = ["run", "graenaland", "-p", str(players), "-s", strategies, "--seats", seats, "--seed", str(seed),
-            "-g", str(games), "-j", "1", "-q", "-o", str(folder)]
-    argv += [a for r in rules for a in ("--rule", r)] + (["--max-decisions", str(cap)] if cap else [])
-    assert _main(argv) == 0, argv
-    parts = sorted(p for p in folder.rglob("*.parquet"))
-    digests = {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in parts}
-    out["records"].append(digests)
-print(json.dumps(out))
-"""
-
-
-def _play(engine: str) -> dict:
-    env = {**os.environ, engines.ENV: engine}
-    done = subprocess.run(
-        [sys.executable, "-c", PLAY, json.dumps(CONFIGS)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def _compiled_built() -> bool:
-    import sim.games.graenaland as package
-    import strategies
-
-    return all(
-        engines.compiled_state(p.__name__, p.COMPILED_MODULES, Path(str(p.__file__)).parent)[0]
-        for p in (package, strategies)
-    )
-
 
 @pytest.fixture(scope="module")
 def built() -> None:
-    if not _compiled_built():
-        if os.environ.get("SKALD_REQUIRE_COMPILED") == "1":
-            pytest.fail("SKALD_REQUIRE_COMPILED=1 but Graenaland's compiled engine is not built")
-        pytest.skip("Graenaland's compiled engine is not built here (no C compiler at install time)")
+    require_built("graenaland", PACKAGES)
 
 
 def test_compiled_and_python_engines_write_identical_records(built: None) -> None:
-    compiled, python = _play("compiled"), _play("python")
-    assert (compiled["engine"], python["engine"]) == (["compiled"] * 2, ["python"] * 2)
-    assert all(records for records in compiled["records"])  # every configuration wrote its parts
-    for config, a, b in zip(CONFIGS, compiled["records"], python["records"], strict=True):
-        assert a == b, f"records differ for {config}"
+    assert_identical_records("graenaland", PACKAGES, CONFIGS)
 
 
 def test_the_compiled_engine_runs_compiled_modules(built: None) -> None:
-    import sim.games.graenaland.rules as rules
-    import strategies.graenaland as scripted
-
-    if engines.ENGINES[PACKAGE] == "compiled":
-        assert not str(rules.__file__).endswith(".py") and not str(scripted.__file__).endswith(".py")
+    assert_modules_compiled(PACKAGE, [f"{PACKAGE}.rules", "strategies.graenaland"])
 
 
 def test_the_build_finds_each_declaration_in_the_source() -> None:
     import sim.games.graenaland as package
+    import sim.games.greenland as greenland
     import strategies
 
     root = Path(str(strategies.__file__)).parents[1]
     found = engines.declared(root, ("sim", "strategies", "analysis"))
-    assert found == {PACKAGE: package.COMPILED_MODULES, "strategies": strategies.COMPILED_MODULES}
+    expected = {p.__name__: p.COMPILED_MODULES for p in (package, greenland, strategies)}
+    assert found == expected
 
 
 def test_python_is_chosen_on_request_and_a_bad_choice_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
