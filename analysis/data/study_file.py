@@ -24,6 +24,7 @@ rule variant::
     players = [2, 3, 4]             # an integer or a list
     strategies = ["greedy", "builder", "raider", "random"]   # the first <players> of them play
     # mixes = [["greedy", "random", "greedy"], ...]          # instead of strategies: several mixes
+    # rungs = ["random", "greedy", "learned"]                # instead: a skill matrix (matrix_mixes)
     # rules = { castle_needs_overlap = false }               # rule switches for every run of this entry
     # variants = [{ label = "strict", castle_needs_overlap = true },
     #             { label = "loose", castle_needs_overlap = false }]
@@ -104,8 +105,18 @@ def count(value: Any, where: str, most: int | None = None) -> int:
     return value
 
 
-STUDY_KEYS = {"name", "title", "description", "games", "seed", "seats", "jobs", "all", "margin",
-              *SEQUENTIAL_KEYS}
+STUDY_KEYS = {
+    "name",
+    "title",
+    "description",
+    "games",
+    "seed",
+    "seats",
+    "jobs",
+    "all",
+    "margin",
+    *SEQUENTIAL_KEYS,
+}
 
 
 def margin_share(points: Any, where: str = "--margin") -> float:
@@ -124,6 +135,7 @@ RUN_KEYS = {
     "players",
     "strategies",
     "mixes",
+    "rungs",
     "rules",
     "variants",
     "games",
@@ -194,16 +206,18 @@ class Study:
         for i, entry in enumerate(self.runs):
             where = f"runs[{i}]"
             players = entry["players"]
-            mixes = entry["mixes"]
             variants = entry["variants"] or [{}]
             for p in players:
+                mixes, names = _mixes_for(entry, p)
                 for m, mix in enumerate(mixes):
                     strategies = _for_players(mix, p, f"{self.source}: {where}")
                     for variant in variants:
                         label = variant.get("label")
                         rules = {**entry["rules"], **{k: v for k, v in variant.items() if k != "label"}}
                         parts = [entry.get("name") or entry["game"], f"{p}p"]
-                        if len(mixes) > 1:
+                        if names:
+                            parts.append(names[m])
+                        elif len(mixes) > 1:
                             parts.append(f"mix{m + 1}")
                         if len(variants) > 1 or label:
                             parts.append(_slug(label or _rules_label(rules)))
@@ -236,6 +250,27 @@ def _data_path(path: str | None, base: Path) -> str | None:
         return None
     p = Path(path)
     return str(p if p.is_absolute() else base / p)
+
+
+def matrix_mixes(rungs: list[str], players: int) -> tuple[list[list[str]], list[str]]:
+    """A skill matrix's tables and their run names (``analysis.questions.skill``): each rung in every seat
+    (its mirror), then each rung in one seat against each other rung in the others (both ways; at two
+    players one table holds both, so each pair once)."""
+    mixes = [[r] for r in rungs]
+    names = [f"{_slug(r)}-mirror" for r in rungs]
+    for i, a in enumerate(rungs):
+        for j, b in enumerate(rungs):
+            if i != j and (players > 2 or i < j):
+                mixes.append([a] + [b] * (players - 1))
+                names.append(f"{_slug(a)}-vs-{_slug(b)}")
+    return mixes, names
+
+
+def _mixes_for(entry: dict[str, Any], players: int) -> tuple[list[list[str]], list[str]]:
+    """An entry's tables at ``players`` and their run names (none: ``mixN`` where there are several)."""
+    if entry.get("rungs"):
+        return matrix_mixes(entry["rungs"], players)
+    return entry["mixes"], []
 
 
 def _for_players(mix: list[str], players: int, where: str) -> list[str]:
@@ -381,6 +416,8 @@ def _parse_run(raw: dict[str, Any], where: str, source: str, modes: tuple[str, .
     entry: dict[str, Any] = {"game": _str(raw.get("game"), f"{where}.game", source)}
     entry["players"] = _parse_players(raw.get("players"), where, source)
     entry["mixes"] = _parse_mixes(raw, where, source)
+    if "rungs" in raw:
+        entry["rungs"] = [m[0] for m in entry["mixes"]]
     entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
     entry["variants"] = _parse_variants(raw.get("variants", []), where, source)
     entry.update(_parse_optional(raw, where, source, modes))
@@ -397,8 +434,17 @@ def _parse_players(players: Any, where: str, source: str) -> list[int]:
 
 
 def _parse_mixes(raw: dict[str, Any], where: str, source: str) -> list[list[str]]:
-    if ("strategies" in raw) == ("mixes" in raw):
-        raise _fail(source, f"{where} needs exactly one of strategies (a list) or mixes (a list of lists)")
+    if sum(key in raw for key in ("strategies", "mixes", "rungs")) != 1:
+        raise _fail(
+            source,
+            f"{where} needs exactly one of strategies (a list), mixes (a list of lists) or rungs (a list: a "
+            "skill matrix)",
+        )
+    if "rungs" in raw:
+        rungs = _strategy_list(raw["rungs"], f"{where}.rungs", source)
+        if len(rungs) < 2 or len(set(rungs)) != len(rungs):
+            raise _fail(source, f"{where}.rungs must list two or more different strategies, not {rungs!r}")
+        return [[r] for r in rungs]
     if "strategies" in raw:
         return [_strategy_list(raw["strategies"], f"{where}.strategies", source)]
     mixes = raw["mixes"]
@@ -491,7 +537,7 @@ def _entries(study: Study) -> list[str | None]:
     """Each planned run's variant label, in ``Study.plan`` order."""
     labels: list[str | None] = []
     for entry in study.runs:
-        for _ in entry["players"]:
-            for _ in entry["mixes"]:
+        for p in entry["players"]:
+            for _ in _mixes_for(entry, p)[0]:
                 labels.extend(v.get("label") for v in (entry["variants"] or [{}]))
     return labels

@@ -48,6 +48,9 @@ STRONGER_PLAY = "stronger play"
 STRONGER_SIDE = "stronger-play side"
 SKILL_LADDER = "skill ladder"
 SKILL_TREND = "skill trend"
+SKILL_MATRIX = "skill matrix"
+SEAT_BY_SKILL = "seat effect by skill"
+LUCK_SHARE = "luck share"
 TUNE_OBJECTIVE = "tune objective"
 TUNE_CHANGE = "tune change"
 TUNE_SPENT = "tune games spent"
@@ -79,6 +82,11 @@ QUESTIONS: dict[str, str] = {
     SKILL_LADDER: "whether the larger search budget still wins more than its share at the largest budget "
     "tried",
     SKILL_TREND: "the fitted change in the larger budget's win share per doubling of the budget",
+    SKILL_MATRIX: "one rung's win share in one seat against another rung in the others (subject: the two "
+    "rungs)",
+    SEAT_BY_SKILL: "whether the first seat's advantage grows, shrinks or holds from the weakest rung to the "
+    "strongest, decided against the margin (subject: first seat)",
+    LUCK_SHARE: "the share of a rung's outcome that the deal decides, its seed effect (subject: the rung)",
     TUNE_OBJECTIVE: "a tune finalist's confirmed objective, the winner's test being winner (subject: the "
     "objective in words)",
     TUNE_CHANGE: "a parameter the tune's winner changes, or keeps, against the base data and rules",

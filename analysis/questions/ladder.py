@@ -166,23 +166,48 @@ class Trend:
         return self.intercept + self.slope * math.log2(budget)
 
 
-def fit_trend(budgets: Any, shares: Any, se: Any) -> Trend:
-    """The trend of the larger budget's win share against log2 k (``budgets``), weighted by 1/SE²."""
+@dataclass(frozen=True)
+class Line:
+    """A weighted least-squares line y = intercept + slope x with the slope's standard error (nan where
+    fewer than two distinct x or a point lacks a standard error)."""
+
+    slope: float
+    se: float
+    low: float
+    high: float
+    p_value: float
+    intercept: float
+    points: int
+    method: str = "weighted least squares, weights 1/SE² (known variances), normal interval"
+
+
+def fit_line(x: Any, y: Any, se: Any) -> Line:
+    """The line of ``y`` on ``x``, each point weighted by 1/``se``² with the variances taken as known
+    (statsmodels WLS, ``cov_type="fixed scale"``), so the slope's interval is a normal one."""
     import statsmodels.api as sm  # deferred: statsmodels' models take seconds to import
 
-    k = np.asarray(budgets, dtype=float)
-    y = np.asarray(shares, dtype=float)
-    s = np.asarray(se, dtype=float)
-    ok = np.isfinite(y) & np.isfinite(s) & (s > 0) & (k > 0)
-    k, y, s = k[ok], y[ok], s[ok]
-    if len(np.unique(k)) < 2:
-        return Trend(math.nan, math.nan, math.nan, math.nan, math.nan, len(k))
-    design = sm.add_constant(np.log2(k))
-    fit = sm.WLS(y, design, weights=1.0 / s**2).fit(cov_type="fixed scale", cov_kwds={"scale": 1.0})
-    low, high = fit.conf_int(0.05)[1]
-    return Trend(
-        float(fit.params[1]), float(low), float(high), float(fit.pvalues[1]), float(fit.params[0]), len(k)
+    x, y, s = (np.asarray(v, dtype=float) for v in (x, y, se))
+    ok = np.isfinite(x) & np.isfinite(y) & np.isfinite(s) & (s > 0)
+    x, y, s = x[ok], y[ok], s[ok]
+    if len(np.unique(x)) < 2:
+        return Line(math.nan, math.nan, math.nan, math.nan, math.nan, math.nan, len(x))
+    fit = sm.WLS(y, sm.add_constant(x), weights=1.0 / s**2).fit(
+        cov_type="fixed scale", cov_kwds={"scale": 1.0}
     )
+    low, high = fit.conf_int(0.05)[1]
+    return Line(
+        float(fit.params[1]), float(fit.bse[1]), float(low), float(high), float(fit.pvalues[1]),
+        float(fit.params[0]), len(x),
+    )  # fmt: skip
+
+
+def fit_trend(budgets: Any, shares: Any, se: Any) -> Trend:
+    """The trend of the larger budget's win share against log2 k (``budgets``), weighted by 1/SE²."""
+    k = np.asarray(budgets, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = np.where(k > 0, np.log2(np.where(k > 0, k, 1.0)), np.nan)
+    line = fit_line(x, shares, se)
+    return Trend(line.slope, line.low, line.high, line.p_value, line.intercept, line.points)
 
 
 def _timing(run: Run, spec: str, field: str) -> float:

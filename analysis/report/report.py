@@ -53,7 +53,7 @@ from analysis.present.findings import Finding, document, dumps, write_findings
 from analysis.questions import stops
 from analysis.questions.balance import seat_margin, with_margin
 from analysis.report import verdicts
-from analysis.report.sections import general, ladder, spreads, stronger, unfinished
+from analysis.report.sections import general, ladder, skill, spreads, stronger, unfinished
 from analysis.report.sections import sensitivity as sensitivity_section
 from analysis.report.sections import sequential as sequential_section
 from analysis.report.sections import tune as tune_section
@@ -195,6 +195,7 @@ def game_steps(runs: Runs, game: str) -> list[Step]:
     return steps + [
         ("stronger play", lambda: stronger.stronger_sections(live, sid=f"{game}-stronger-play")),
         ("skill ladder", lambda: ladder.ladder_sections(live, sid=f"{game}-skill-ladder")),
+        ("skill matrix", lambda: skill.skill_sections(live, sid=f"{game}-skill")),
         ("strategy strength", lambda: [general.strength_section(live, sid=f"{game}-strength")]),
         ("score spreads", lambda: _present(spreads.spread_section(live, sid=f"{game}-score-spreads"))),
         ("score curves", lambda: [general.curves_section(live, sid=f"{game}-curves")]),

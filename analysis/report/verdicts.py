@@ -19,6 +19,8 @@ measure's name), never from a metric's or a section's wording:
   close games, and rule variants' spreads decided against the game's margin in points;
 - a skill ladder (``SKILL_LADDER`` and ``SKILL_TREND``): whether the larger budget still wins more than
   its share at the largest budget tried, and the trend;
+- seats by skill (``SEAT_BY_SKILL``, a skill matrix's): whether the first seat's advantage grows, shrinks
+  or holds from the weakest rung to the strongest, decided against the margin;
 - a tune (``TUNE_OBJECTIVE``, the winner's ``test`` ``winner``): the winner's confirmed objective with its
   interval, whether it is shown better than the other finalists (Holm), what it changes (``TUNE_CHANGE``);
 - a sensitivity screen (``SCREEN_MARGIN`` with the effects, ``SCREEN_EFFECT`` or ``SCREEN_TOTAL`` of the
@@ -50,6 +52,7 @@ from analysis.present.findings import (
     FAIRNESS,
     FAIRNESS_CHANGE,
     SCREEN_MARGIN,
+    SEAT_BY_SKILL,
     SKILL_LADDER,
     SKILL_TREND,
     STRONGER_PLAY,
@@ -537,7 +540,29 @@ def search_verdicts(findings: Sequence[Finding], known: set[Any]) -> list[Verdic
             heading = f"skill ladder ({group_words(where)})"
             text = text[:1].upper() + text[1:]
             out.append(Verdict(f.game, heading, text, href, f.test == "pays", "skill ladder"))
+        elif f.question == SEAT_BY_SKILL and f.decision is not None:
+            changed = f.decision in ("grows", "shrinks")
+            claims = (f.p_value if changed and f.p_value is not None else 1.0,)
+            heading = f"seats by skill ({group_words(f.groups)})"
+            out.append(Verdict(f.game, heading, skill_words(f), href, changed, "seats by skill", claims))
     return out
+
+
+def skill_words(f: Finding) -> str:
+    """The first seat's advantage along a skill matrix's rungs: holds within the margin, grows or shrinks
+    (with its p), or undecided with the games that would decide it."""
+    change = f"a change of {100 * (f.estimate or 0):+.1f} points{span(f, 100, 1)}"
+    margin = f"{points(f.margin)} points"
+    start = "From the weakest player to the strongest, the first seat's advantage"
+    if f.decision == "holds":
+        return f"{start} holds within {margin} ({change})."
+    if f.decision in ("grows", "shrinks"):
+        return f"{start} {f.decision}: {change} ({p_words(f, family=False)})."
+    more = f"; about {f.games_needed:,} more games would decide it" if f.games_needed else ""
+    return (
+        f"Whether the first seat's advantage changes with skill is undecided at a margin of {margin} "
+        f"({change}{more})."
+    )
 
 
 def by_game(found: Sequence[Verdict]) -> list[tuple[str, list[Verdict]]]:

@@ -43,6 +43,16 @@ from tests.analysis.test_ladder import TOY_STUDY
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: a skill matrix of the toy game: random and the high bidder, each in every seat and against each other
+MATRIX = """
+[[runs]]
+name = "matrix"
+game = "secretbid"
+players = 2
+rungs = ["random", "tests.toy_game:HighBidder"]
+"""
+
+
 def _run(out: Path, game: str, players: int, games: int, *extra: str) -> None:
     args = ["run", game, "-p", str(players), "-g", str(games), "-j", "1", "--seed", "11", "--quiet"]
     assert _main([*args, *extra, "--out", str(out)]) == 0
@@ -52,7 +62,8 @@ def _run(out: Path, game: str, players: int, games: int, *extra: str) -> None:
 def reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
     """Three small reports' ``report.json``: Knarr with and without its expansion (seats, a comparison
     of rule variants with its fairness change, score spreads decided against the margin) beside a run
-    none of whose games finished; a study of the toy game (a skill ladder and stronger play); and a tune
+    none of whose games finished; a study of the toy game (a skill ladder, stronger play and a skill
+    matrix); and a tune
     and a sensitivity screen of the toy game."""
     root = tmp_path_factory.mktemp("questions")
     _run(root / "knarr" / "base", "knarr", 3, 12)
@@ -68,7 +79,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
         )
         mp.setitem(sim.games.GAMES, "secretbid", toy)
         spec = root / "toy.toml"
-        spec.write_text(TOY_STUDY.replace("games = 24", "games = 8"))
+        spec.write_text(TOY_STUDY.replace("games = 24", "games = 8") + MATRIX)
         assert _main(["study", "--file", str(spec), "--out", str(root / "study"), "--quiet"]) == 0
         run_tune(parse_tune(test_tune.TOY, "toy"), root / "results" / "tune", progress=False)
         screen = test_sensitivity.TOY.replace("seed = 5", "seed = 10")
@@ -105,6 +116,7 @@ def test_verdicts_do_not_read_the_metric_names(reports: list[Path]) -> None:
         "unfinished",
         "stronger play",
         "skill ladder",
+        "seats by skill",
         "tune",
         "sensitivity",
     }
