@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.plan import CODE_PACKAGES, CODE_ROOT, Prepared, RunConfig, RunPlan
+from sim.specs import resolved_specs
 
 if TYPE_CHECKING:
     from sim.summary import ChunkSummary, RunSummary
@@ -87,6 +88,8 @@ def manifest(
             "games": prep.games,
             "games_requested": config.games,
             "strategies": [spec.text for spec in plan.specs],
+            # a named spec (tuned) with the spec it stood for: replaying and resuming check it is the same
+            **({"named_specs": named} if (named := resolved_specs(plan.specs)) else {}),
             "seats": plan.seats,
             "seed": plan.seed,
             "rules": plan.rules,

@@ -24,7 +24,7 @@ from sim.errors import SkaldError, one_line
 from sim.game import Game, has_capability
 from sim.games import GAMES
 from sim.seeding import MAX_SEED
-from sim.specs import StrategySpec, check_entries, parse_spec, parse_specs
+from sim.specs import StrategySpec, check_entries, parse_spec, parse_specs, resolved_specs
 from sim.tables import GameRows, PartKey, TurnLog
 
 #: a chunk's most games (its records are held in memory), the chunks a large run aims at, a part's
@@ -335,6 +335,7 @@ class Prepared:
             "players": plan.players,
             "games": self.games,
             "strategies": [spec.text for spec in plan.specs],
+            "named_specs": resolved_specs(plan.specs),
             "seats": plan.seats,
             "seed": plan.seed,
             "rules": plan.rules,
@@ -378,8 +379,9 @@ def prepare(config: RunConfig) -> Prepared:
     prep = Prepared(plan, data_info, games, out, chunk_size, ChunkPlan(games, chunk_size))
     if games != config.games:
         size = seating.block_size(plan.seats, plan.players, [s.text for s in plan.specs])
-        prep.rounding = (f"--games {config.games} rounded up to {games}"
-                         f" (whole blocks of {size} for --seats {plan.seats})")
+        prep.rounding = (
+            f"--games {config.games} rounded up to {games} (whole blocks of {size} for --seats {plan.seats})"
+        )
     prep.plan = replace(plan, run_id=run_id(prep.identity()))
     return prep
 

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 from sim.errors import SkaldError
 from sim.plan import RunPlan, make_plan, resolve_game
 from sim.play import Observer, Played, play_indexed
+from sim.specs import resolved_specs
 from sim.tables import GameRows, PartError, TurnLog, check_part, part_name
 
 NOT_COMPARED = {"games": {"error"}, "seats": set(), "turns": set()}
@@ -87,6 +88,13 @@ def plan_from_manifest(folder: Path, manifest: dict[str, Any]) -> RunPlan:
         )
     except KeyError as exc:
         raise SkaldError(f"{str(folder / 'manifest.json')!r} lacks config.{exc.args[0]}") from None
+    named, now = config.get("named_specs") or {}, resolved_specs(plan.specs)
+    for name, spec in named.items():
+        if now.get(name, spec) != spec:
+            raise SkaldError(
+                f"the named spec {name!r} stood for {spec!r} in the run and stands for {now[name]!r} now"
+                " (strategies/tuned.toml changed since): cannot replay it"
+            )
     if config.get("data", {}).get("sha1") not in (None, info["sha1"]):
         raise SkaldError(
             f"the component data changed since the run (sha1 {info['sha1'][:12]}, the run used"

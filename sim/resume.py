@@ -309,6 +309,7 @@ def stored_identity(manifest: dict[str, Any]) -> dict[str, Any]:
         "players": config.get("players"),
         "games": config.get("games"),
         "strategies": config.get("strategies"),
+        "named_specs": config.get("named_specs", {}),
         "seats": config.get("seats"),
         "seed": config.get("seed"),
         "rules": config.get("rules"),
@@ -353,8 +354,9 @@ def grow(
     held_size = int(old["config"].get("chunk_size") or 0) if old is not None else 0
     config = replace(config, chunk_size=config.chunk_size or held_size or None)
     if old is None or partial_path(out).exists():  # not played yet, or an interrupted growth
-        return run(replace(config, resume=partial_path(out).exists(), overwrite=old is not None), on_chunk,
-                   on_note)
+        return run(
+            replace(config, resume=partial_path(out).exists(), overwrite=old is not None), on_chunk, on_note
+        )
     prep = prepare(config)
     held = _growable(prep, old, out)
     if held == prep.games:

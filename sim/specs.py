@@ -6,15 +6,25 @@ A spec is ``NAME`` or ``NAME:key=value:key=value`` for a built-in strategy, or
 a list before anything counts them.
 
 The built-in strategies are found by name through each game plug-in's declared ``strategies`` mapping
-(``sim.plugin.GamePlugin``), beside the two that play every game they can: ``random`` and the search
-``ismcts``, named here by their ``"module:Class"`` paths and imported only when asked for.
+(``sim.plugin.GamePlugin``), beside those that play every game they can: ``random``, the search
+``ismcts`` and the one-ply ``learned`` (every game with a fitted judge), named here by their
+``"module:Class"`` paths and imported only when asked for.
+
+A *named spec* is a spec with a name of its own, per game, from the packaged ``strategies/tuned.toml``
+(``named_specs``): ``tuned`` in Graenaland is the spec a tune found (``greedy:generosity=1.2:...``).  Its
+text stays the name as written (the records say ``tuned``), its class and parameters are its spec's.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import re
+import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -25,18 +35,21 @@ from sim.strategy import TYPE_RANGES, Parameter, Strategy, source_comments
 RANDOM = "strategies.random_play:RandomStrategy"
 #: the search strategy that plays every game declaring ``determinize`` (``sim.search``)
 ISMCTS = "strategies.ismcts:ISMCTSStrategy"
+#: the one-ply player judging states with a game's fitted judge (``strategies.value_model``)
+LEARNED = "strategies.learned:LearnedStrategy"
 
 
 def builtin() -> dict[str, list[str]]:
     """Built-in strategies: name -> the ``"module:Class"`` of each game that has one by that name
-    (``random`` plays every game and ``ismcts`` every game that declares ``determinize``; the rest
-    come from the games' plug-ins, ``sim.plugin``)."""
+    (``random`` plays every game, ``ismcts`` every game that declares ``determinize`` and ``learned``
+    every such game with a fitted judge; the rest come from the games' plug-ins, ``sim.plugin``)."""
     from sim.games import GAMES
 
     found: dict[str, list[str]] = {"random": [RANDOM], "ismcts": [ISMCTS]}
     for plugin in GAMES.values():
         for name, path in plugin.strategies.items():
             found.setdefault(name, []).append(path)
+    found.setdefault("learned", []).append(LEARNED)
     return found
 
 
@@ -131,6 +144,8 @@ class StrategySpec:
     text: str  # as the user wrote it; recorded with every seat
     cls: type[Strategy]
     params: tuple[tuple[str, str], ...]
+    #: the spec a named spec (``tuned``) stood for when parsed; the run's manifest records it
+    resolved: str = ""
 
     def make(self, seat: int, rng: np.random.Generator) -> Strategy:
         return self.cls(seat, rng, **dict(self.params))
@@ -147,10 +162,85 @@ class StrategySpec:
             return False
 
 
+#: the packaged named specs: ``[GAME.NAME]`` tables of ``spec``, ``tune`` and ``measured``
+TUNED_FILE = "tuned.toml"
+NAMED_KEYS = {"spec", "tune", "measured"}
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class NamedSpec:
+    """A spec with a name of its own (``strategies/tuned.toml``): what it stands for, the tune file that
+    found it and what it measured there."""
+
+    name: str
+    game: str
+    spec: str
+    tune: str = ""
+    measured: str = ""
+
+
+def tuned_file() -> Path:
+    """Where the packaged named specs live: ``tuned.toml`` in the ``strategies`` package (found without
+    importing it)."""
+    found = importlib.util.find_spec("strategies")
+    folders = list(found.submodule_search_locations or []) if found is not None else []
+    return Path(folders[0] if folders else ".") / TUNED_FILE
+
+
+def read_named(path: Path) -> dict[str, dict[str, NamedSpec]]:
+    """The named specs of the file at ``path`` by game and name (none when there is no file); a one-line
+    ``SkaldError`` naming the entry for a bad file.  The specs themselves are checked when parsed."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SkaldError(f"named specs {str(path)!r}: cannot read it: {exc}") from None
+    out: dict[str, dict[str, NamedSpec]] = {}
+    for game, table in doc.items():
+        if not isinstance(table, dict):
+            raise SkaldError(f"named specs {str(path)!r}: {game} must be a table of [{game}.NAME] tables")
+        out[game] = {name: _named(path, game, name, entry) for name, entry in table.items()}
+    return out
+
+
+def _named(path: Path, game: str, name: str, entry: object) -> NamedSpec:
+    """One checked ``[GAME.NAME]`` entry."""
+    where = f"named specs {str(path)!r}: {game}.{name}"
+    if not NAME_PATTERN.match(name):
+        raise SkaldError(f"{where}: a name is lower-case letters, digits, - and _")
+    if not isinstance(entry, dict):
+        raise SkaldError(f"{where} must be a table (spec = ..., tune = ..., measured = ...)")
+    bad = sorted(set(entry) - NAMED_KEYS)
+    if bad:
+        raise SkaldError(f"{where}: unknown key {bad[0]!r} (allowed: {', '.join(sorted(NAMED_KEYS))})")
+    fields = {key: entry.get(key, "") for key in NAMED_KEYS}
+    if not all(isinstance(v, str) for v in fields.values()) or not fields["spec"].strip():
+        raise SkaldError(f"{where}: spec (a strategy spec), tune and measured must be strings")
+    return NamedSpec(name, game, fields["spec"].strip(), fields["tune"], fields["measured"])
+
+
+@lru_cache(maxsize=4)
+def _named_in(path: str) -> dict[str, dict[str, NamedSpec]]:
+    return read_named(Path(path))
+
+
+def named_specs(game: str) -> dict[str, NamedSpec]:
+    """The packaged named specs of ``game`` by name (``strategies/tuned.toml``), built-in names left out
+    (a built-in strategy keeps its name)."""
+    found = _named_in(str(tuned_file())).get(game, {})
+    return {name: named for name, named in found.items() if name not in builtin()}
+
+
 def parse_spec(text: str, game: str) -> StrategySpec:
     """Parse one spec for ``game``; raise ``SkaldError`` naming what is allowed."""
     text = text.strip()
     head, *rest = text.split(":")
+    if "." not in head and head not in builtin():
+        named = named_specs(game).get(head)
+        if named is not None:
+            return _parse_named(text, named, rest)
     if "." in head and rest and "=" not in rest[0]:
         cls = import_strategy(f"{head}:{rest[0]}")
         rest = rest[1:]
@@ -163,7 +253,7 @@ def parse_spec(text: str, game: str) -> StrategySpec:
         candidates = [import_strategy(p) for p in builtin().get(head, [])]
         matching = [c for c in candidates if game in c.games or "*" in c.games]
         if not matching:
-            allowed = ", ".join(builtin_names(game))
+            allowed = ", ".join(builtin_names(game) + list(named_specs(game)))
             raise SkaldError(
                 f"unknown strategy {head!r} for {game} (allowed: {allowed}, or package.module:Class)"
             )
@@ -179,6 +269,29 @@ def parse_spec(text: str, game: str) -> StrategySpec:
     spec = StrategySpec(text=text, cls=cls, params=tuple(params))
     _check_made(spec, game)
     return spec
+
+
+def _parse_named(text: str, named: NamedSpec, rest: list[str]) -> StrategySpec:
+    """A named spec: its own spec parsed, under the name as written."""
+    if rest:
+        raise SkaldError(
+            f"strategy {text!r}: {named.name} is a named spec ({named.spec}) and takes no parameters"
+            f" (write {named.spec}:key=value to change one)"
+        )
+    if named.spec.split(":")[0] in named_specs(named.game):
+        raise SkaldError(f"named spec {named.name!r} of {named.game} names another named spec: {named.spec}")
+    try:
+        spec = parse_spec(named.spec, named.game)
+    except SkaldError as exc:
+        where = f"named spec {named.name!r} of {named.game} ({str(tuned_file())!r})"
+        raise SkaldError(f"{where}: {exc}") from None
+    return replace(spec, text=text, resolved=named.spec)
+
+
+def resolved_specs(specs: Sequence[StrategySpec]) -> dict[str, str]:
+    """The named specs among ``specs`` with the specs they stood for (a run records them: its games are
+    a function of them, and a later ``tuned.toml`` may name another)."""
+    return {spec.text: spec.resolved for spec in specs if spec.resolved}
 
 
 def _check_made(spec: StrategySpec, game: str) -> None:
@@ -257,6 +370,17 @@ PARAM_DOCS: dict[str, dict[str, tuple[str, str]]] = {
         "width": ("0 or more", "most arms at the root (0: no cap); with a prior, its first `width` choices"),
         "tree": ("0 or more", "most decision points the tree keeps (0: no cap; 1: the root only)"),
         "keep": ("0 or more", "play the prior's choice unless beaten by `keep` paired standard errors"),
+        "judge": ("learned, or empty",
+                  "a cut playout's judge: empty = the game's evaluate (else its scores), learned = its "
+                  "fitted model"),
+    },
+    LEARNED: {
+        "samples": ("1 or more", "states drawn from the view per decision; each candidate judged on all"),
+        "width": ("0 or more", "candidates: the best scripted strategy's first `width` choices (0: all)"),
+        "reward": ("win or rank", "a state's worth: the judge's chance to finish first, or rank utility"),
+        "margin": ("0 or more", "play the scripted choice unless another is judged better by more than this"),
+        "follow": ("0 or more", "own decisions after the option played by the scripted strategy (0: none)"),
+        "model": ("a JSON file, or empty", "the fitted judge to use (empty: the game's packaged one)"),
     },
 }
 

@@ -40,7 +40,8 @@ protocol alone:
   default: the game's best scripted strategy, as for the prior; ``random``; or any strategy spec of the
   game), its players made afresh for each iteration, each choice made at random instead with probability
   ``epsilon`` (epsilon-greedy), then ``sim.search.rewards`` of the state reached (the result at the
-  end; the game's ``evaluate``, or its scores by rank, before it).
+  end; the game's ``evaluate``, or its scores by rank, before it; with ``judge=learned`` the game's
+  fitted judge before it, ``strategies.value_model``).
 
 The budget is the iteration count, so a game with ``ismcts`` in it is a function of its seed like any
 other.  ``ms=`` (milliseconds per decision, 0: off) replaces it with a time budget: as many iterations
@@ -77,6 +78,7 @@ import numpy as np
 from sim.search import REWARDS, SearchContext, option_key, rewards
 from sim.specs import best_strategy, parse_spec, scripted_names
 from sim.strategy import Strategy
+from strategies import value_model
 
 #: an arm's visits, summed reward of its own seat, and availability (visits of its node while legal)
 VISITS, TOTAL, AVAIL = 0, 1, 2
@@ -119,6 +121,7 @@ class ISMCTSStrategy(Strategy):
         "width": (int, 4),  # most arms at the root (0: no cap); with a prior, its first `width` choices
         "tree": (int, 1),  # most decision points the tree keeps (0: no cap; 1: the root only)
         "keep": (float, 1.0),  # play the prior's choice unless beaten by `keep` paired standard errors
+        "judge": (str, ""),  # a cut playout's judge: empty = the game's evaluate, learned = its fitted model
     }
     time_budget = "ms"
     iterations: int
@@ -135,6 +138,7 @@ class ISMCTSStrategy(Strategy):
     width: int
     tree: int
     keep: float
+    judge: str
 
     def __init__(self, seat: int, rng: np.random.Generator, **params: Any) -> None:
         super().__init__(seat, rng, **params)
@@ -146,6 +150,9 @@ class ISMCTSStrategy(Strategy):
             raise ValueError("the playout policy cannot itself search (give random or a scripted strategy)")
         if self.prior.split(":")[0] == self.name:
             raise ValueError("the prior cannot itself search (give none or a scripted strategy)")
+        if self.judge not in ("", "learned"):
+            raise ValueError(f"judge takes learned or empty (the game's evaluate), not {self.judge!r}")
+        self._learned: Any = None  # the fitted judge of judge=learned (strategies.value_model), loaded once
         self.context: SearchContext | None = None
         #: the prior's players by seat and the searcher's prior key at the root (set per decision)
         self._prior: list[Strategy] | None = None
@@ -165,6 +172,8 @@ class ISMCTSStrategy(Strategy):
         the values allowed (``sim.specs.parse_spec`` calls this when it parses a spec)."""
         from sim.errors import SkaldError
 
+        if self.judge == "learned" and value_model.load(game) is None:
+            raise ValueError(f"judge=learned needs a fitted judge of {game} (tools/fit_value.py makes one)")
         for key, off in (("playout", "random"), ("prior", "none")):
             text = getattr(self, key)
             if text in ("", off):
@@ -296,7 +305,7 @@ class ISMCTSStrategy(Strategy):
             node = child
             if expanded:
                 break
-        reward = rewards(game, self._play_out(game, state, rng), n, self.reward)
+        reward = self._rewards(game, self._play_out(game, state, rng), n)
         for node, picks in path:
             for seat, key in picks:
                 arm = node.arms[seat][key]
@@ -304,6 +313,16 @@ class ISMCTSStrategy(Strategy):
                 arm[TOTAL] += reward[seat]
                 if node is root and seat == self.seat:
                     self._paired.setdefault(key, []).append(reward[seat])
+
+    def _rewards(self, game: Any, state: Any, n: int) -> list[float]:
+        """The reward vector of a playout's last state (``sim.search.rewards``); with ``judge=learned`` a
+        playout cut before the end is judged by the game's fitted model (``strategies.value_model``: the
+        chance to finish first for ``reward=win``, the expected rank utility otherwise)."""
+        if not self.judge or game.is_terminal(state):
+            return rewards(game, state, n, self.reward)
+        if self._learned is None:
+            self._learned = value_model.load(game.name)
+        return self._learned.utilities(state, n, "win" if self.reward == "win" else "rank")
 
     def _root_pick(
         self, root: Node, options: Sequence[Any], allowed: dict[Any, int], key: Any, state: Any,

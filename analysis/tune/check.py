@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.tune.objectives import runs_of
+from analysis.tune.params import PLAYER
 from analysis.tune.reader import Head, Reader, Tune, Varied
 from sim import rules as rulebook
 from sim.errors import SkaldError
@@ -83,13 +84,15 @@ def _read_docs(path: str) -> dict[str | None, Any]:
 
 
 def check_strategies(read: Reader, tune: Tune) -> None:
-    """Every run's table is valid for the game (the runner's own checks, nothing played)."""
+    """Every run's table is valid for the game (the runner's own checks, nothing played); the tuned player
+    (``PLAYER``) plays as its base spec."""
+    player = getattr(tune, "player", None)
     for run in runs_of(tune.terms):
         try:
             make_plan(
                 tune.game,
                 tune.players,
-                list(run),
+                [player if s == PLAYER and player is not None else s for s in run],
                 seats=tune.seats,
                 seed=tune.seed,
                 rules=tune.rules,

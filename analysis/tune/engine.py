@@ -12,11 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from analysis.tune import confirm
+from analysis.tune import confirm, neighbours
 from analysis.tune import objectives as obj
 from analysis.tune import outputs as tune_outputs
 from analysis.tune import search as sh
-from analysis.tune.play import Candidate, Task, chunks, plan_for, play_tasks, write_candidate
+from analysis.tune.play import (
+    Candidate,
+    Task,
+    check_player_runs,
+    chunks,
+    plan_for,
+    play_tasks,
+    write_candidate,
+)
 from analysis.tune.reader import Head, Tune
 from analysis.tune.result import Budget, Outcome, derived_seed, split_budget
 from analysis.tune.state import STATE_FILE, State, identity, load
@@ -88,6 +96,8 @@ def prepare(
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     candidates = [write_candidate(tune, game, i, c, out) for i, c in enumerate(picked)]
+    for candidate in candidates:
+        check_player_runs(candidate, runs)
     valid = [c for c in candidates if c.invalid is None]
     if not valid:
         if created:
@@ -196,6 +206,7 @@ def run_tune(
         ) from None
     result.history = _best_so_far(player.history)
     result.confirmation = confirm.confirm(result)
+    result.one_step = neighbours.check(result)
     tune_outputs.write(result, out)
     return result
 

@@ -12,6 +12,9 @@ sums are exact and do not depend on the order games finish in):
 * ``win_matrix``: the root mean square distance between the win rates of strategy i against strategy j
   (two-strategy tables, seats alternating and rotated) and a ``target`` matrix, as in the Tabletop Games
   balancing competition (the diagonal is ignored);
+* ``win_share``: the tuned player (``params.PLAYER``) in one seat against a ``field`` strategy in the
+  others, the seats rotated so that it sits in every seat equally; the value is ``1/n - share``, the gap
+  of its win share below parity (negative: it wins more than its seat's share), over the completed games;
 * several ``[[objective]]`` tables: their ``weight``-ed sum.
 
 ``score`` works on arrays with a leading axis of resamples, so the confirmation's bootstrap uses it too.
@@ -25,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-KINDS = ("even_seats", "game_length", "win_matrix")
+KINDS = ("even_seats", "game_length", "win_matrix", "win_share")
 MEASURES = ("gap", "chi2")
 COMBINES = ("max", "mean")
 
@@ -74,6 +77,20 @@ class Stats:
         return Stats(w.sum(axis=1), sums[:, :n], sums[:, n : n + k], sums[:, n + k], unit, sums[:, n + k + 1])
 
     @staticmethod
+    def of_deals(
+        rows: np.ndarray, n: int, k: int, unit: int, block: int, weights: np.ndarray | None = None
+    ) -> Stats:
+        """From per-game rows summed per deal (``block`` consecutive games: a seat block replays one deal),
+        ``weights`` counting each deal (resamples of whole deals: a bootstrap clustered on deals)."""
+        rows = np.asarray(rows, dtype=float).reshape(-1, n + k + 2)
+        deals = len(rows) // block
+        ext = np.hstack([rows[: deals * block], np.ones((deals * block, 1))])
+        per_deal = ext.reshape(deals, block, n + k + 3).sum(axis=1)
+        w = np.ones((1, deals)) if weights is None else weights
+        sums = w @ per_deal if deals else np.zeros((w.shape[0], n + k + 3))
+        return Stats(sums[:, -1], sums[:, :n], sums[:, n : n + k], sums[:, n + k], unit, sums[:, n + k + 1])
+
+    @staticmethod
     def totals(total: list[int], games: int, n: int, k: int, unit: int) -> Stats:
         """From the column sums of the first ``games`` rows (``State.totals``)."""
         row = np.asarray([total], dtype=float)
@@ -101,7 +118,22 @@ class Term:
         if self.kind == "game_length":
             s = per_run[0]
             return np.abs(s.decisions / np.maximum(s.games, 1) - self.target) / self.target
+        if self.kind == "win_share":
+            s = per_run[0]
+            return 1.0 / s.seat.shape[1] - player_share(s)
         return _matrix_term(self, per_run)
+
+
+def player_share(s: Stats) -> np.ndarray:
+    """The win share of the run's first strategy (the tuned player of a ``win_share`` table) over the
+    completed games (NaN where none completed)."""
+    done = s.completed
+    return np.where(done > 0, s.strategy[:, 0] / (np.maximum(done, 1) * s.unit), np.nan)
+
+
+def share_table(player: str, field: str, players: int) -> tuple[str, ...]:
+    """The table of a ``win_share`` term: the player in the first seat, the field in the others."""
+    return (player,) + (field,) * (players - 1)
 
 
 def _seat_term(s: Stats, measure: str) -> np.ndarray:

@@ -3,7 +3,9 @@
 * ``best.toml`` (or ``best/`` for a data folder): the winner's data file, usable as it is with
   ``skald run GAME --data best.toml``; ``rules.txt``: the winner's ``--rule NAME=VALUE`` lines;
 * ``tune.json``: every candidate's values, games spent and estimate, the rungs, the finalists' confirmed
-  values with intervals and the tests, and what the winner changes;
+  values with intervals and the tests, what the winner changes, the one-step check of the winner
+  (``one_step``) and, for a tune with a player, the winner's player as a runnable spec with its confirmed
+  win share (``player``);
 * ``tune.html``: the report section (``analysis.report.sections.tune``).
 """
 
@@ -16,10 +18,13 @@ from typing import Any
 from analysis.report.sections.tune import write_html
 from analysis.tune import params as P
 from analysis.tune.check import base_docs, read_docs
+from analysis.tune.play import table_of
 from analysis.tune.result import Outcome
 from sim import rules as rulebook
 from sim.games import get_game
 from sim.manifest import json_text, write_text_atomic
+from sim.specs import parse_spec
+from sim.strategy import convert
 
 
 def changes(result: Outcome) -> list[dict[str, Any]]:
@@ -35,6 +40,8 @@ def changes(result: Outcome) -> list[dict[str, Any]]:
             after: Any = param.options[i]
         elif param.kind == "file":
             before, after = tune.data or "packaged", param.options[i]
+        elif param.kind == "strategy":
+            before, after = _player_value(tune.player, tune.game, param.target), param.options[i]
         else:
             docs = docs if docs is not None else base_docs(tune, game)
             mine = mine if mine is not None else read_docs(str(winner.data))
@@ -56,6 +63,32 @@ def changes(result: Outcome) -> list[dict[str, Any]]:
     return out
 
 
+def _player_value(player: str | None, game: str, key: str) -> Any:
+    """The value the tune's player gives its parameter ``key`` (its spec's, else the default)."""
+    spec = parse_spec(str(player), game)
+    kind, default = spec.cls.params[key]
+    given = dict(spec.params).get(key)
+    return convert(key, kind, given) if given is not None else kind(default)
+
+
+def player_part(result: Outcome) -> dict[str, Any] | None:
+    """The winner's player: its runnable spec, the table it was measured in and its confirmed win
+    share(s); None for a tune without a player."""
+    tune = result.tune
+    if tune.player is None:
+        return None
+    winner = _candidate(result, result.confirmation["winner"])
+    row = next(r for r in result.confirmation["finalists"] if r["candidate"] == winner.index)
+    table = next((run for t in tune.terms if t.kind == "win_share" for run in t.runs), None)
+    table = table or next(run for run in result.runs if P.PLAYER in run)
+    return {
+        "base": tune.player,
+        "spec": winner.player,
+        "table": table_of(winner, table),
+        "win_share": row.get("win_share", []),
+    }
+
+
 def _candidate(result: Outcome, index: int) -> Any:
     return next(c for c in result.candidates if c.index == index)
 
@@ -71,6 +104,7 @@ def document(result: Outcome) -> dict[str, Any]:
             {
                 "candidate": c.index,
                 "values": P.describe(tune.parameters, c.choice),
+                "player": c.player,
                 "rules": c.rules,
                 "data": None if c.data is None else Path(c.data).name,
                 "invalid": c.invalid,
@@ -83,6 +117,7 @@ def document(result: Outcome) -> dict[str, Any]:
     return {
         "tune": tune.name,
         "title": tune.title,
+        "source": tune.source,
         "game": tune.game,
         "players": tune.players,
         "seed": tune.seed,
@@ -118,6 +153,8 @@ def document(result: Outcome) -> dict[str, Any]:
         "history": [{"games_spent": g, "objective": v} for g, v in result.history],
         "winner": result.confirmation["winner"],
         "changes": changes(result),
+        "one_step": result.one_step,
+        **({"player": player} if (player := player_part(result)) is not None else {}),
     }
 
 
@@ -140,6 +177,9 @@ def write(result: Outcome, out: Path) -> dict[str, Any]:
         doc["best_data"] = target.name
         lines.append(f"--data {target}")
     write_text_atomic("\n".join(lines) + "\n", out / "rules.txt")
+    if "player" in doc:
+        lines.append(f"--strategies {','.join(doc['player']['table'])}")
+        lines += [] if result.tune.seats == "rotate" else [f"--seats {result.tune.seats}"]
     doc["command"] = f"skald run {result.tune.game} --players {result.tune.players} " + " ".join(lines)
     write_text_atomic(json_text(doc), out / "tune.json")
     write_html(doc, out / "tune.html")

@@ -12,10 +12,15 @@ A parameter is one of:
 * ``permutation``: every order of the list at ``path`` (a settling order), or the ``values`` given as
   index orders;
 * ``file``: whole alternative data files (``values = ["a.toml", "b.toml"]``, relative to the tune
-  file), applied before the data parameters.
+  file), applied before the data parameters;
+* ``strategy``: one declared parameter of the tune's player (``[tune] player = "greedy"``,
+  ``param = "life"``, ``values = [1.2, 1.8]``): the candidate's player is the player's spec with the
+  candidate's values set (``player_spec``: ``greedy:life=1.8``), played wherever a table of the objective
+  names ``PLAYER``.
 
 ``Parameter.options`` are the alternatives, ``Parameter.labels`` their short names; a candidate is one
-option index per parameter, and ``apply`` turns it into ``(rules, data document, data file)``.
+option index per parameter, ``apply`` turns it into ``(rules, data document, data file)`` and
+``player_spec`` into its player's strategy spec.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("rule", "data", "permutation", "file")
+KINDS = ("rule", "data", "permutation", "file", "strategy")
+#: the strategy text that stands for the tuned player in an objective's tables (``[tune] player``)
+PLAYER = "player"
 #: the most orders a permutation parameter enumerates by itself (8! = 40,320)
 MAX_ORDERS = 40_320
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]|\[([A-Za-z0-9_-]+)=([^\]]+)\]")
@@ -180,3 +187,32 @@ def apply(
 def describe(params: list[Parameter], choice: tuple[int, ...]) -> dict[str, str]:
     """A candidate's option labels by parameter name."""
     return {p.name: p.labels[i] for p, i in zip(params, choice, strict=True)}
+
+
+def spec_value(value: Any) -> str:
+    """A strategy parameter's value as a spec writes it (``true``/``false`` for a bool)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def with_values(base: str, values: list[tuple[str, Any]]) -> str:
+    """The spec ``base`` with each ``(key, value)`` set: a key the base already sets takes the new value,
+    the others are appended in order (``with_values("greedy:life=2", [("life", 1.8), ("energy", 1)])`` is
+    ``greedy:life=1.8:energy=1``)."""
+    items = base.split(":")
+    head = 0
+    while head < len(items) and "=" not in items[head]:
+        head += 1
+    new = {key: spec_value(v) for key, v in values}
+    kept = [item for item in items[head:] if item.partition("=")[0] not in new]
+    return ":".join(items[:head] + kept + [f"{key}={text}" for key, text in new.items()])
+
+
+def player_spec(base: str | None, params: list[Parameter], choice: tuple[int, ...]) -> str | None:
+    """A candidate's player: ``base`` (the tune's player) with its ``strategy`` parameters' values set;
+    None for a tune without a player."""
+    if base is None:
+        return None
+    pairs = [(p.target, p.options[i]) for p, i in zip(params, choice, strict=True) if p.kind == "strategy"]
+    return with_values(base, pairs)

@@ -3,9 +3,10 @@
 A candidate's games are those of ``skald run GAME --players N --strategies TABLE --seats MODE --seed S
 --rule ... --data candidates/cNNN.toml`` (the plan is ``sim.plan.make_plan``'s, each game
 ``sim.runner.play_indexed``'s), so game ``g`` of every candidate is dealt from the same seed: candidates
-are compared on common seeds.  Nothing is recorded but one row of whole numbers per game
-(``objectives.Stats``); games are cut into chunks of ``CHUNK`` (independent of ``--jobs``) and played in
-this process (``--jobs 1``) or by loky workers, their rows returned in order.
+are compared on common seeds; ``params.PLAYER`` in a table is the candidate's player (``table_of``).
+Nothing is recorded but one row of whole numbers per game (``objectives.Stats``); games are cut into
+chunks of ``CHUNK`` (independent of ``--jobs``) and played in this process (``--jobs 1``) or by loky
+workers, their rows returned in order.
 """
 
 from __future__ import annotations
@@ -34,13 +35,15 @@ CHUNK = 50
 
 @dataclass
 class Candidate:
-    """One configuration: its option index per parameter, rules and data file (None: the base data)."""
+    """One configuration: its option index per parameter, rules and data file (None: the base data), and
+    its player's spec (None: a tune without a player)."""
 
     index: int
     choice: tuple[int, ...]
     rules: dict[str, Any]
     data: str | None
     invalid: str | None = None
+    player: str | None = None
 
 
 def write_candidate(tune: Varied, game: Any, index: int, choice: tuple[int, ...], folder: Path) -> Candidate:
@@ -53,9 +56,10 @@ def write_candidate(tune: Varied, game: Any, index: int, choice: tuple[int, ...]
     data = alternative if alternative is not None else tune.data
     if docs:
         data = _write_docs(tune, game, index, choice, docs, alternative, folder)
-    candidate = Candidate(index, choice, rules, data)
+    player = P.player_spec(getattr(tune, "player", None), tune.parameters, choice)
+    candidate = Candidate(index, choice, rules, data, player=player)
     try:
-        make_plan(tune.game, tune.players, ["random"], seats=tune.seats, rules=rules, data=data)
+        make_plan(tune.game, tune.players, [player or "random"], seats=tune.seats, rules=rules, data=data)
     except SkaldError as exc:
         candidate.invalid = one_line(str(exc))
     except Exception as exc:  # a game's loader that trips over a changed value in its own way
@@ -89,11 +93,26 @@ def _write_docs(
     return str(target)
 
 
+def check_player_runs(candidate: Candidate, runs: list[tuple[str, ...]]) -> None:
+    """Mark a candidate invalid whose player is written as another strategy of a table it plays in: their
+    wins could not be told apart."""
+    for run in runs:
+        if candidate.invalid is None and P.PLAYER in run and candidate.player in run:
+            candidate.invalid = (
+                f"its player {candidate.player} is also another strategy of the table {', '.join(run)}"
+            )
+
+
+def table_of(candidate: Candidate, run: tuple[str, ...]) -> list[str]:
+    """The strategies a candidate plays in a run: ``params.PLAYER`` is its player."""
+    return [candidate.player if s == P.PLAYER and candidate.player is not None else s for s in run]
+
+
 def plan_for(tune: Head, candidate: Candidate, run: tuple[str, ...], seed: int) -> Any:
     plan, _ = make_plan(
         tune.game,
         tune.players,
-        list(run),
+        table_of(candidate, run),
         seats=tune.seats,
         seed=seed,
         rules=candidate.rules,

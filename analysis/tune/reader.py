@@ -45,6 +45,8 @@ class Tune(Head):
     source: str
     text: str = ""
     base: Path = field(default_factory=Path)
+    #: the tuned player's base spec (``[tune] player``, a named spec resolved to its own), or None
+    player: str | None = None
 
 
 class Varied(Protocol):

@@ -17,7 +17,8 @@ from sim.errors import SkaldError
 
 
 def derived_seed(seed: int, stream: int) -> int:
-    """A seed of the tune's own, for ``stream`` (1: the fresh confirmation games, 2: the bootstrap)."""
+    """A seed of the tune's own, for ``stream`` (1: the fresh confirmation games, 2: the bootstrap, 3: the
+    one-step check's bootstrap)."""
     return int(np.random.SeedSequence([seed, stream]).generate_state(1)[0]) % (2**31 - 1)
 
 
@@ -61,3 +62,5 @@ class Outcome:
     finalists: list[int] = field(default_factory=list)
     confirmation: dict[str, Any] = field(default_factory=dict)
     history: list[tuple[int, float]] = field(default_factory=list)
+    #: the winner's one-step neighbours (``analysis.tune.neighbours``)
+    one_step: dict[str, Any] = field(default_factory=dict)

@@ -47,12 +47,15 @@ def games_command() -> None:
 @app.command("strategies", cls=GameCommand)
 def strategies_command(game: Annotated[str, typer.Argument(help="Game name.")]) -> None:
     """The built-in strategies that play GAME: each one's description, and its parameters with their
-    defaults and the values they take."""
+    defaults and the values they take; then the named specs (strategies/tuned.toml) with what they stand
+    for and what they measured."""
     spec = get_game(game)
     print(f"strategies for {spec.name} (or your own class: package.module:Class[:key=value...])")
     for name in strategy_names(spec.name):
         print()
         print("\n".join(strategy_lines(name, spec.name)))
+    for line in named_lines(spec.name):
+        print(line)
 
 
 def strategy_names(game: str) -> list[str]:
@@ -83,6 +86,26 @@ def strategy_lines(name: str, game: str, width: int = 100) -> list[str]:
         text = f"{p.name}={p.default}: {p.kind}, {p.values}" + (f"; {p.meaning}" if p.meaning else "")
         lines += textwrap.wrap(text, width - 4, initial_indent="    ", subsequent_indent="        ",
                                break_on_hyphens=False)
+    return lines
+
+
+def named_lines(game: str, width: int = 100) -> list[str]:
+    """What ``skald strategies`` prints for the game's named specs: each name, the spec it stands for, and
+    its ``measured`` and ``tune`` lines (none when the game has no named spec)."""
+    import textwrap
+
+    from sim.specs import named_specs, tuned_file
+
+    named = named_specs(game)
+    if not named:
+        return []
+    lines = ["", f"named specs ({tuned_file().name}; write the name as a strategy):"]
+    for item in named.values():
+        lines.append(f"{item.name} = {item.spec}")
+        for key, text in (("measured", item.measured), ("tune", item.tune)):
+            if text:
+                wrapped = textwrap.wrap(f"{key}: {text}", width - 2, break_on_hyphens=False)
+                lines += ["  " + wrapped[0]] + ["    " + line for line in wrapped[1:]]
     return lines
 
 

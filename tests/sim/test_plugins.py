@@ -20,6 +20,7 @@ from sim.games import GAMES, get_game
 from sim.plugin import GamePlugin, registered
 from sim.search import searchable
 from sim.specs import builtin, builtin_names, parse_spec
+from strategies.value_model import packaged_games
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("graenaland", "greenland", "knarr", "mainland")
@@ -56,6 +57,7 @@ def test_a_plugin_declares_everything_its_game_brings(name: str) -> None:
         assert f"{cls.__module__}:{cls.__name__}" in builtin()[strategy] and path in builtin()[strategy]
         assert name in cls.games, f"{path} plays {name}"
     searching = {"ismcts"} if searchable(game) else set()  # search plays every game that declares determinize
+    searching |= {"learned"} if searchable(game) and name in packaged_games() else set()  # and a fitted judge
     assert set(builtin_names(name)) == {"random", *searching, *plugin.strategies}
     assert callable(plugin.load_sections()), "report sections"
     studies = [text for _, text, _ in plugin.study_texts()]

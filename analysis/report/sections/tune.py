@@ -5,7 +5,9 @@ The same section (``section``) makes the standalone page and joins ``skald repor
 ``tune.json`` (``analysis.report.report``), with its numbers as findings (``findings``) for ``report.json``
 and the verdict page (``analysis.report.verdicts.tune_verdicts``).  The section: the objective against games
 spent (every estimate of every rung, and each rung's best), the finalists' confirmed values with intervals and
-the corrected tests, and what the winner changes.
+the corrected tests, what the winner changes, the tuned player (a runnable spec and its confirmed win share,
+for a tune with a player) and the one-step check of the winner (each neighbour one parameter step away:
+worse, not clearly worse, better or not measured).
 """
 
 from __future__ import annotations
@@ -113,15 +115,79 @@ def section(doc: dict[str, Any]) -> Section:
         f" {_label(doc, doc['winner'])} changes {', '.join(moved) if moved else 'nothing'}"
         " against the base data and rules."
     )
+    step = doc.get("one_step") or {}
+    if "player" in doc:
+        reading += f" {_player_words(doc['player'], doc['players'])}"
+    if step:
+        reading += f" One-step check: {step['summary']}."
+    tables = [finalists, changed, every]
+    tables[1:1] = [t for t in (_player_table(doc), _step_table(step)) if t is not None]
     return Section(
         section_id(doc),
         doc["title"],
         "Which configuration best meets the objective?",
         reading,
         charts=[_chart(doc)],
-        tables=[finalists, changed, every],
-        notes=[conf["test"], conf["seat_test"]],
+        tables=tables,
+        notes=[conf["test"], conf["seat_test"]] + ([step["method"]] if step else []),
         findings=findings(doc),
+    )
+
+
+def share_words(share: dict[str, Any], players: int) -> str:
+    """A confirmed win share in words: ``win share 0.290 [0.250, 0.330] in one seat against greedy, 4
+    players, 600 games: above parity 1/4``."""
+    if share["share"] is None:
+        return f"win share not measured against {share['field']} (no completed game)"
+    parity = f"parity 1/{players}"
+    verdict = {
+        "above parity": f"above {parity}",
+        "below parity": f"below {parity}",
+        "includes parity": f"the interval includes {parity}: not shown stronger than the field",
+    }[share["verdict"]]
+    return (
+        f"win share {share['share']:.3f} [{share['low']:.3f}, {share['high']:.3f}] in one seat against"
+        f" {share['field']}, {players} players, {share['games']:,} games: {verdict}"
+    )
+
+
+def _player_words(player: dict[str, Any], players: int) -> str:
+    shares = "; ".join(share_words(s, players) for s in player["win_share"])
+    return f"The tuned player is {player['spec']}" + (f": {shares}." if shares else ".")
+
+
+def _player_table(doc: dict[str, Any]) -> Table | None:
+    """The winner's player: its spec and its confirmed win share against each field."""
+    player = doc.get("player")
+    if player is None:
+        return None
+    rows = [["spec (skald run ... --strategies)", player["spec"]], ["tuned from", player["base"]]]
+    for share in player["win_share"]:
+        rows.append(
+            [f"against {share['field']}", f"{share_words(share, doc['players'])} ({share['interval']})"]
+        )
+    return Table("The tuned player (confirmed on fresh seeds)", ["", "value"], rows)
+
+
+def _step_table(step: dict[str, Any]) -> Table | None:
+    """The one-step check: each neighbour's verdict and figures."""
+    if not step or not step.get("neighbours"):
+        return None
+    rows = []
+    for row in step["neighbours"]:
+        measured = row["verdict"] != "not measured"
+        rows.append(
+            [
+                f"{row['parameter']}: {row['winner_value']} -> {row['neighbour_value']}",
+                row["verdict"] + ("" if measured else f" ({row['reason']})"),
+                f"{row['games_per_run']:,}" if measured else "-",
+                f"{row['difference']:+.4f} ({row['low']:+.4f} to {row['high']:+.4f})" if measured else "-",
+            ]
+        )
+    return Table(
+        "One-step check: the winner against each neighbour one parameter step away",
+        ["change", "verdict", "games per run", "neighbour - winner (95% CI)"],
+        rows,
     )
 
 

@@ -15,6 +15,13 @@ at every seventh decision point of greedy self-play, one fit per player count an
 (``tools/fit_greenland_value.py``, which re-makes the table, says how well it predicts held-out games and
 prints it).  A dead tribe scores 0 and finishes behind every living one (reference B.3.7), and the sole
 surviving culture wins whatever the scores (line 5), so a dead seat is behind a living one for certain.
+
+The generic learned judge (``strategies.value_model``, fitted by ``tools/fit_value.py``) reads
+``seat_features`` (``FEATURES``) and ``stage`` (the generation, 1-10, as 0-9), as it does in every game:
+the score and living tribesmen, and beside them the energy a tribe holds (its upkeep is one energy per
+``upkeep_per`` living tribesmen at the end of phase H, each missing energy a life, ruling G16; breeding
+costs energy, line 26) and its elders (their actions, line 51).  ``evaluate`` and its ``WEIGHTS`` stay
+as fitted here.
 """
 
 from __future__ import annotations
@@ -38,6 +45,22 @@ WEIGHTS: dict[int, tuple[tuple[float, float], ...]] = {
     4: ((0.478, -0.458), (0.608, -0.563), (0.625, -0.531), (0.666, -0.557), (0.734, -0.598), (0.806, -0.59),
         (0.861, -0.556), (0.985, -0.543), (1.264, -0.575), (1.719, -0.743)),
 }
+
+
+#: the names of ``seat_features``, and the stages of ``stage`` (the generic learned judge,
+#: ``strategies.value_model``)
+FEATURES = ("score", "population")
+STAGES = 10
+
+
+def stage(state: GreenlandState) -> int:
+    """The generation (1-10) as 0 to ``STAGES - 1``."""
+    return min(max(state.generation, 1), STAGES) - 1
+
+
+def seat_features(state: GreenlandState, seat: int) -> tuple[float, ...]:
+    """(score, living tribesmen) of ``seat`` now: what the learned judge compares (``features``)."""
+    return features(state, seat)
 
 
 def features(state: GreenlandState, seat: int) -> tuple[float, float]:
