@@ -19,6 +19,24 @@ def random_choices(game: Any, state: Any, rng: np.random.Generator) -> dict[int,
     return choices
 
 
+def seeded_states(name: str, players: int, seed: int, every: int) -> list[Any]:
+    """Copies of the states of one seeded random game of ``name`` (default rules and data), every ``every``
+    decision points."""
+    from sim.games import get_game
+    from sim.rules import resolve
+
+    game = get_game(name)
+    rng = np.random.default_rng(seed)
+    state = game.new_state(players, resolve(game, {}), game.load_data(None), seed)
+    found, points = [], 0
+    while not game.is_terminal(state) and points < game.default_max_decisions:
+        if points % every == 0:
+            found.append(game.copy(state))
+        game.apply(state, random_choices(game, state, rng))
+        points += 1
+    return found
+
+
 def play_out(
     game: Any,
     state: Any,
@@ -129,7 +147,10 @@ def kept_states(
 
 
 def check_unseen_changes(
-    game: Any, determinize: Any, cases: Cases, changed: Callable[[Any, int], Any],
+    game: Any,
+    determinize: Any,
+    cases: Cases,
+    changed: Callable[[Any, int], Any],
     same: Callable[[Any, Any], bool] = eq,
 ) -> list[tuple[Any, Any]]:
     """A state changed only where ``seat`` cannot see (``changed(state, seat)``, None to skip) keeps the

@@ -1,16 +1,19 @@
-"""Strength of ``ismcts`` against a game's best scripted strategy: seat-rotated matches of the
-search in one seat and the scripted strategy in the others, the search's win share with its 95% interval
-clustered by ``base_game`` block (``analysis.stats.estimates.cluster_proportion``: under ``--seats rotate``
-the games of one block replay one deal), and its cost (ms per decision and minutes per game).
+"""Strength of a player (``ismcts`` by default; any spec, ``tuned`` or ``learned`` too) against a game's best
+scripted strategy: seat-rotated matches of the player in one seat and the scripted strategy in the others,
+its win share with its 95% interval clustered by ``base_game`` block
+(``analysis.stats.estimates.cluster_proportion``: under ``--seats rotate`` the games of one block replay one
+deal), and its cost (ms per decision and minutes per game).
 
     .venv/bin/python -m tools.search_strength mainland knarr --players 4 --games 40 --jobs 2 \
         --search ismcts:iterations=200
 
-Each line printed (and, with ``--json FILE``, written) holds the game, players, games, the search spec,
-the opponent, the win share, its interval, whether the interval lies above 1/players, the search's ms per
-decision, minutes per game (wall time x jobs / games) and the cost of 200 games on one core.  The
-opponent defaults to the game's best scripted strategy as ``ismcts`` looks it up
-(``strategies.ismcts.best_strategy``).  The seed is fixed (``--seed``), so the figures can be re-made.
+Each line printed (and, with ``--json FILE``, written) holds the game, players, games, the player's spec,
+the opponent, the win share, its interval, whether the interval lies above 1/players, whether it meets
+the strength bar (``meets_bar``: its low end at least 5 points above 1/players at 200 games or more, at
+50 ms a decision or less where the player reports its ms), its ms per decision, minutes per game (wall
+time x jobs / games) and the cost of 200 games on one core.  The opponent defaults to the game's best
+scripted strategy (``sim.specs.best_strategy``).  The seed is fixed (``--seed``), so the figures can be
+re-made.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ from sim.specs import best_strategy
 
 #: the bar's sample: the interval must lie above 1/players at 200 games
 BAR_GAMES = 200
+#: the bar's margin: the interval's low end at least this far above parity (1/players)
+BAR_MARGIN = 0.05
+#: the bar's cost: at most this many ms per decision on one core
+BAR_MS = 50.0
 
 
 def block_totals(out: Path, strategy_index: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
@@ -60,7 +67,10 @@ def match(game: str, players: int, games: int, search: str, opponent: str | None
         "game": game, "players": players, "games": games, "search": search, "opponent": opponent,
         "win_share": round(float(est.estimate), 3), "low": round(float(est.low), 3),
         "high": round(float(est.high), 3), "blocks": int(est.clusters), "left_out": int(left_out),
-        "above_parity": bool(float(est.low) > 1 / players), "ms_per_decision": ms,
+        "above_parity": bool(float(est.low) > 1 / players),
+        "meets_bar": bool(float(est.low) >= 1 / players + BAR_MARGIN and est.games >= BAR_GAMES
+                          and (ms is None or ms <= BAR_MS)),
+        "ms_per_decision": ms,
         "decisions_per_game": round(row.get("decisions", 0) / games, 1), "left_prior": row.get("left_prior"),
         "minutes_per_game": round(minutes, 2), "hours_for_200_one_core": round(minutes * BAR_GAMES / 60, 2),
     }

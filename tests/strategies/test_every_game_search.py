@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from sim.games import GAMES, get_game
-from sim.rules import resolve
 from sim.search import SearchContext, searchable
 from strategies.ismcts import ISMCTSStrategy
+from tests.play_kit import seeded_states
 
 pytestmark = pytest.mark.slow
 
@@ -39,21 +39,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _states(name: str, players: int, seed: int, every: int) -> list[Any]:
-    """Snapshots (copies) of one seeded random game, every ``every`` decision points."""
-    game = get_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_state(players, resolve(game, {}), game.load_data(None), seed)
-    found, points = [], 0
-    while not game.is_terminal(state) and points < game.default_max_decisions:
-        if points % every == 0:
-            found.append(game.copy(state))
-        choices = {}
-        for seat in game.to_move(state):
-            options = game.legal_options(state, seat)
-            choices[seat] = options[int(rng.integers(len(options)))]
-        game.apply(state, choices)
-        points += 1
-    return found
+    """Copies of the states of one seeded random game, every ``every`` decision points."""
+    return seeded_states(name, players, seed, every)
 
 
 def _cases(name: str) -> list[tuple[Any, int]]:

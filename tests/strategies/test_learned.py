@@ -19,6 +19,7 @@ from sim.specs import builtin_names, parse_spec
 from strategies import value_model
 from strategies.ismcts import ISMCTSStrategy
 from strategies.learned import LearnedStrategy, pick
+from tests.play_kit import seeded_states
 
 OURS = sorted(name for name, plugin in GAMES.items() if plugin.game.startswith("sim.games."))
 
@@ -83,20 +84,8 @@ def test_learned_plays_legal_options_and_the_same_game_for_the_same_seed(name: s
 
 
 def _states(name: str, players: int, seed: int, every: int) -> list[Any]:
-    game = get_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_state(players, resolve(game, {}), game.load_data(None), seed)
-    found, points = [], 0
-    while not game.is_terminal(state) and points < game.default_max_decisions:
-        if points % every == 0:
-            found.append(game.copy(state))
-        choices = {}
-        for seat in game.to_move(state):
-            options = game.legal_options(state, seat)
-            choices[seat] = options[int(rng.integers(len(options)))]
-        game.apply(state, choices)
-        points += 1
-    return found
+    """Copies of the states of one seeded random game, every ``every`` decision points."""
+    return seeded_states(name, players, seed, every)
 
 
 def _same(a: Any, b: Any) -> bool:

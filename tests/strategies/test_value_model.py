@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from sim.games import GAMES, get_game
-from sim.rules import resolve
 from strategies import value_model
+from tests.play_kit import seeded_states
 from tools import fit_value
 
 OURS = sorted(name for name, plugin in GAMES.items() if plugin.game.startswith("sim.games."))
@@ -21,20 +21,7 @@ OURS = sorted(name for name, plugin in GAMES.items() if plugin.game.startswith("
 
 def _states(name: str, players: int, seed: int, every: int = 23) -> list[Any]:
     """Copies of the states of one seeded random game, every ``every`` decision points."""
-    game = get_game(name)
-    rng = np.random.default_rng(seed)
-    state = game.new_state(players, resolve(game, {}), game.load_data(None), seed)
-    found, points = [], 0
-    while not game.is_terminal(state) and points < game.default_max_decisions:
-        if points % every == 0:
-            found.append(game.copy(state))
-        choices = {}
-        for seat in game.to_move(state):
-            options = game.legal_options(state, seat)
-            choices[seat] = options[int(rng.integers(len(options)))]
-        game.apply(state, choices)
-        points += 1
-    return found
+    return seeded_states(name, players, seed, every)
 
 
 def test_the_fit_recovers_known_weights() -> None:
