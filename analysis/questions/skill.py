@@ -20,8 +20,12 @@ study key says "matrix".
   strongest: the change along a weighted least-squares line over the rungs (each weighted 1/SE²),
   decided against the margin (``analysis.stats.decide.decide_difference``).
 * ``luck_shares``: at each rung, the share of the variance of its outcome in its cells that the deal
-  explains (Goodman, Perez-Liebana and Lucas's seed effect, as an intra-class correlation of the blocks),
-  with a percentile bootstrap interval over the blocks, seeded from the data.
+  explains whatever seat the rung holds in it (an intra-class correlation of the blocks, after Goodman,
+  Perez-Liebana and Lucas's seed effect), with a percentile bootstrap interval over the blocks, seeded
+  from the data.  Below 0, the deal decides *which seat* wins rather than whether the rung does: its
+  seats of one deal share out the wins.  Each (deal, seat) is played once, so the part of the outcome
+  the deal decides through the seat cannot be told from the players' own chance; replaying a deal with
+  fresh in-game chance would tell them apart.
 """
 
 from __future__ import annotations
@@ -255,8 +259,9 @@ def _se_of(low: np.ndarray, high: np.ndarray, blocks: np.ndarray) -> np.ndarray:
 
 def icc(values: np.ndarray, groups: np.ndarray) -> float:
     """The one-way random-effects intra-class correlation ICC(1) of ``values`` grouped by ``groups``
-    (ANOVA estimator, unequal group sizes through n0), clipped to [0, 1]; nan with fewer than two groups
-    or no variation."""
+    (ANOVA estimator, unequal group sizes through n0), not clipped: below 0 where the games of a group
+    share out their outcomes (one wins where another loses) more than chance would; nan with fewer than
+    two groups or no variation."""
     labels, inverse, sizes = np.unique(groups, return_inverse=True, return_counts=True)
     k, n = len(labels), len(values)
     if k < 2 or n <= k:
@@ -269,7 +274,7 @@ def icc(values: np.ndarray, groups: np.ndarray) -> float:
     total = msb + (n0 - 1) * msw
     if total <= 0:
         return math.nan
-    return float(min(max((msb - msw) / total, 0.0), 1.0))
+    return float(min((msb - msw) / total, 1.0))
 
 
 def luck_share(values: np.ndarray, groups: np.ndarray, name: str) -> tuple[float, float, float, int]:

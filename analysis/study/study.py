@@ -26,7 +26,11 @@ from sim.games import GAMES, get_game
 from sim.plugin import GamePlugin
 
 #: the studies of no one game (``skald study skill-ladder``), beside those the plug-ins bring
-CORE_STUDIES = ("analysis.study.studies:skill-ladder.toml", "analysis.study.studies:stronger-play.toml")
+CORE_STUDIES = (
+    "analysis.study.studies:skill.toml",
+    "analysis.study.studies:skill-ladder.toml",
+    "analysis.study.studies:stronger-play.toml",
+)
 
 
 def packaged() -> dict[str, Study]:
