@@ -185,3 +185,19 @@ def test_ismcts_judges_a_cut_playout_with_the_learned_model_only_when_asked(name
     options = game.legal_options(state, seat)
     choice = search.choose(game.view(state, seat), options)
     assert option_key(choice) in {option_key(o) for o in options}
+
+
+@pytest.mark.parametrize("name", ["knarr", "graenaland"])
+def test_one_and_two_workers_write_the_same_records(name: str, tmp_path: Any) -> None:
+    """A run is a function of its seed and configuration: the learned player (and the tuned one beside
+    it) write the same records with one worker and with two."""
+    import polars as pl
+
+    from sim.cli import _main
+
+    for jobs in ("1", "2"):
+        args = ["run", name, "-p", "4", "-s", "learned,tuned,greedy,random", "-g", "6", "--seed", "5"]
+        assert _main([*args, "-j", jobs, "-q", "-o", str(tmp_path / jobs)]) == 0
+    for table in ("games", "seats", "turns"):
+        one, two = (pl.read_parquet(tmp_path / jobs / table) for jobs in ("1", "2"))
+        assert one.height > 0 and one.equals(two), table
