@@ -99,9 +99,10 @@ def test_study_all_key_is_checked_and_long_studies_stay_out_of_all() -> None:
             "[study]\nname='x'\nall='no'\n[[runs]]\ngame='mainland'\nplayers=2\nstrategies=['greedy']"
         )
     found = studies.packaged()
-    for name in ("skill-ladder", "stronger-play"):
+    long = ("skill", "skill-ladder", "stronger-play")
+    for name in long:
         assert not found[name].in_all and f"skald study {name}" in found[name].description
-    assert all(s.in_all for n, s in found.items() if n not in ("skill-ladder", "stronger-play"))
+    assert all(s.in_all for n, s in found.items() if n not in long)
     ladder_plan = found["skill-ladder"].plan()
     rungs = [(r.game, r.players, ladder.rung_of(r.strategies).label) for r in ladder_plan]  # type: ignore[union-attr]
     labels = ["8 vs 4", "16 vs 8", "32 vs 16", "64 vs 32"]
