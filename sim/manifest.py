@@ -91,6 +91,8 @@ def manifest(
             # a named spec (tuned) with the spec it stood for: replaying and resuming check it is the same
             **({"named_specs": named} if (named := resolved_specs(plan.specs)) else {}),
             "seats": plan.seats,
+            # each deal played this many times, each time with fresh strategy generators (1: once)
+            **({"replicates": plan.replicates} if plan.replicates != 1 else {}),
             "seed": plan.seed,
             "rules": plan.rules,
             "rules_hash": plan.rules_hash,

@@ -40,6 +40,8 @@ ON_ERROR: tuple[str, ...] = ("continue", "stop")
 MAX_GAMES = 10**9
 #: the largest ``--max-decisions``: far above any game's own cap (the longest, Graenaland's, is 20,000)
 MAX_DECISIONS = 10**9
+#: the most replicates of a deal a run may play
+MAX_REPLICATES = 1000
 
 
 def check_count(value: int, option: str, most: int) -> None:
@@ -65,6 +67,8 @@ class RunPlan:
     action_fields: tuple[str, ...]
     part_fields: tuple[str, ...]
     on_error: str = "continue"  # continue: record a failed game as errored; stop: raise GameFailure
+    #: times each deal is played (under every seating), each time with fresh strategy generators
+    replicates: int = 1
     #: the records' ``run`` column (``run_id``: set by ``prepare``; empty for plans that write nothing)
     run_id: str = ""
 
@@ -160,6 +164,8 @@ class RunConfig:
     data: str | Path | None = None
     max_decisions: int | None = None
     chunk_size: int | None = None
+    #: times each deal is played, each time with fresh strategy generators (the deal's seed effect)
+    replicates: int = 1
     overwrite: bool = False
     progress: bool = True
     #: continue: a game whose strategy fails is recorded as errored; stop: the run fails
@@ -217,6 +223,7 @@ def make_plan(
     data: str | Path | None = None,
     max_decisions: int | None = None,
     on_error: str = "continue",
+    replicates: int = 1,
 ) -> tuple[RunPlan, dict[str, Any]]:
     """Validate a run's inputs; return the plan and the data file used.
 
@@ -230,6 +237,7 @@ def make_plan(
         raise SkaldError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
     if max_decisions is not None:
         check_count(max_decisions, "--max-decisions", MAX_DECISIONS)
+    check_count(replicates, "--replicates", MAX_REPLICATES)
     parse_specs(strategies, obj.name)  # an unknown name is named before the count is checked
     texts = expand_strategies(strategies, players)
     specs = tuple(parse_spec(text, obj.name) for text in texts)
@@ -260,6 +268,7 @@ def make_plan(
         action_fields=tuple(obj.action_fields),
         part_fields=tuple(obj.part_fields),
         on_error=on_error,
+        replicates=replicates,
     )
     given = None if data is None else str(data)
     file = given if given is not None else _packaged(data_path)
@@ -344,7 +353,7 @@ class Prepared:
             "chunk_size": self.chunk_size,
             "on_error": plan.on_error,
             "skald": sim.__version__,
-        }
+        } | ({"replicates": plan.replicates} if plan.replicates != 1 else {})
 
 
 def prepare(config: RunConfig) -> Prepared:
@@ -366,8 +375,10 @@ def prepare(config: RunConfig) -> Prepared:
         data=config.data,
         max_decisions=config.max_decisions,
         on_error=config.on_error,
+        replicates=config.replicates,
     )
-    games = seating.round_games(plan.seats, plan.players, config.games, [s.text for s in plan.specs])
+    texts = [s.text for s in plan.specs]
+    games = seating.round_games(plan.seats, plan.players, config.games, texts, plan.replicates)
     out = (
         Path(config.out)
         if config.out is not None
@@ -378,9 +389,11 @@ def prepare(config: RunConfig) -> Prepared:
     chunk_size = config.chunk_size or default_chunk_size(games, planned_workers(config))
     prep = Prepared(plan, data_info, games, out, chunk_size, ChunkPlan(games, chunk_size))
     if games != config.games:
-        size = seating.block_size(plan.seats, plan.players, [s.text for s in plan.specs])
+        size = seating.block_size(plan.seats, plan.players, texts, plan.replicates)
+        times = f" and --replicates {plan.replicates}" if plan.replicates != 1 else ""
         prep.rounding = (
-            f"--games {config.games} rounded up to {games} (whole blocks of {size} for --seats {plan.seats})"
+            f"--games {config.games} rounded up to {games}"
+            f" (whole blocks of {size} for --seats {plan.seats}{times})"
         )
     prep.plan = replace(plan, run_id=run_id(prep.identity()))
     return prep

@@ -131,8 +131,10 @@ def play_game(
     max_decisions: int,
     turns: TurnLog | None = None,
     observe: Observer | None = None,
+    replicate: int = 0,
 ) -> GameOutcome:
-    """Play one game from its game seed with ``strategies[seat]`` in each seat.
+    """Play one game from its game seed with ``strategies[seat]`` in each seat (replicate ``k > 0``: the
+    same deal and chance, fresh strategy generators, ``sim.seeding.streams``).
 
     Every mover of a decision point chooses from a view and options taken before any
     choice is applied (a strategy whose ``reads_view`` is False gets ``None`` for the view);
@@ -150,7 +152,7 @@ def play_game(
     ``observe`` (pictures and replays, never a run) is called with the state and the decision point's
     choices just before they are applied, and once more with the final state and None.
     """
-    seq, rngs = streams(seed, n_players)
+    seq, rngs = streams(seed, n_players, replicate)
     state = game.new_state(n_players, rules, data, state_seed(seq))
     players = _seated(game, state, strategies, rngs, seed)
     reads_view = [getattr(player, "reads_view", True) for player in players]
@@ -275,12 +277,15 @@ def play_indexed(
     and raises ``GameFailure`` under ``"stop"``.
     """
     n = plan.players
-    base, order = seating.assign(plan.seats, n, plan.seed, game_id, texts)
+    base, order = seating.assign(plan.seats, n, plan.seed, game_id, texts, plan.replicates)
+    replicate = seating.replicate_of(plan.seats, n, game_id, texts, plan.replicates)
     seed = game_seed(plan.seed, base)
     specs = [plan.specs[i] for i in order]
     failure: GameFailure | None = None
     try:
-        outcome = play_game(game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns, observe)
+        outcome = play_game(
+            game, n, plan.rules, plan.data, seed, specs, plan.max_decisions, turns, observe, replicate
+        )
     except GameFailure as exc:
         if plan.on_error != "continue":
             raise

@@ -85,6 +85,7 @@ def plan_from_manifest(folder: Path, manifest: dict[str, Any]) -> RunPlan:
             data=data,
             max_decisions=config.get("max_decisions"),
             on_error="continue",
+            replicates=int(config.get("replicates", 1)),
         )
     except KeyError as exc:
         raise SkaldError(f"{str(folder / 'manifest.json')!r} lacks config.{exc.args[0]}") from None

@@ -318,7 +318,7 @@ def stored_identity(manifest: dict[str, Any]) -> dict[str, Any]:
         "chunk_size": config.get("chunk_size"),
         "on_error": config.get("on_error", "stop"),
         "skald": manifest.get("versions", {}).get("skald"),
-    }
+    } | ({"replicates": config["replicates"]} if config.get("replicates", 1) != 1 else {})
 
 
 def finished_manifest(out: Path) -> dict[str, Any] | None:

@@ -9,7 +9,9 @@ Modes:
 * ``random``: a fresh random order per game, drawn from the root seed and the game index.
 * ``fixed``: the strategy list as given, every game.
 
-For ``rotate`` and ``exhaustive`` the number of games is rounded up to whole blocks.  When
+For ``rotate`` and ``exhaustive`` the number of games is rounded up to whole blocks.  With
+``replicates = r`` every deal is played r times (a block is r times as long, under every mode), each time
+with fresh strategy generators: the deal's share of the outcome (its seed effect) is then measurable.  When
 the strategy texts are given, a block holds only the *distinct* arrangements: orders that put
 the same strategies in the same seats would replay the very same game (same seed, same
 per-seat generators), so ``greedy,greedy,greedy`` under ``rotate`` is one game per seed, and
@@ -61,31 +63,53 @@ def arrangements(
     return tuple(distinct)
 
 
-def block_size(mode: str, n_players: int, texts: Sequence[str] | None = None) -> int:
-    """Games per block: one seed is replayed under every (distinct) order of a block."""
-    check_mode(mode)
+def _orders(mode: str, n_players: int, texts: Sequence[str] | None) -> int:
+    """Seatings a deal is played under once: the (distinct) orders of a rotate or exhaustive block, else 1."""
     if mode in ("rotate", "exhaustive"):
         return len(arrangements(mode, n_players, None if texts is None else tuple(texts)))
     return 1
 
 
-def round_games(mode: str, n_players: int, games: int, texts: Sequence[str] | None = None) -> int:
-    """``games`` rounded up to a whole number of blocks (unchanged for random and fixed)."""
-    size = block_size(mode, n_players, texts)
+def block_size(mode: str, n_players: int, texts: Sequence[str] | None = None, replicates: int = 1) -> int:
+    """Games per block: one seed is replayed under every (distinct) order of a block, ``replicates``
+    times (each replicate with fresh strategy generators, ``sim.seeding.streams``)."""
+    check_mode(mode)
+    return _orders(mode, n_players, texts) * replicates
+
+
+def round_games(
+    mode: str, n_players: int, games: int, texts: Sequence[str] | None = None, replicates: int = 1
+) -> int:
+    """``games`` rounded up to a whole number of blocks (unchanged for random and fixed, one replicate)."""
+    size = block_size(mode, n_players, texts, replicates)
     return -(-games // size) * size
 
 
+def replicate_of(
+    mode: str, n_players: int, game_index: int, texts: Sequence[str] | None = None, replicates: int = 1
+) -> int:
+    """Which replicate of its deal global game ``game_index`` is (0 to ``replicates - 1``): a block plays
+    every seating of replicate 0, then every seating of replicate 1, and so on."""
+    return (game_index // _orders(mode, n_players, texts)) % replicates
+
+
 def assign(
-    mode: str, n_players: int, root: int, game_index: int, texts: Sequence[str] | None = None
+    mode: str,
+    n_players: int,
+    root: int,
+    game_index: int,
+    texts: Sequence[str] | None = None,
+    replicates: int = 1,
 ) -> tuple[int, tuple[int, ...]]:
-    """(base index for the game seed, strategy index per seat) for global game ``game_index``."""
+    """(base index for the game seed, strategy index per seat) for global game ``game_index``; the
+    ``replicates`` of one deal share its base index."""
     if mode in ("rotate", "exhaustive"):
         orders = arrangements(mode, n_players, None if texts is None else tuple(texts))
-        return game_index // len(orders), orders[game_index % len(orders)]
+        return game_index // len(orders) // replicates, orders[game_index % len(orders)]
     if mode == "random":
         order = seat_rng(root, game_index).permutation(n_players)
-        return game_index, tuple(int(x) for x in order)
+        return game_index // replicates, tuple(int(x) for x in order)
     if mode == "fixed":
-        return game_index, tuple(range(n_players))
+        return game_index // replicates, tuple(range(n_players))
     check_mode(mode)
     raise AssertionError(f"seat mode {mode!r} has no assignment")

@@ -3,14 +3,15 @@ section 1).
 
 Under ``--seats rotate`` and ``exhaustive`` the games of one block replay one deal under every seat
 arrangement, so their outcomes are correlated; under ``random`` and ``fixed`` every game is its own
-block.  ``block_key``, ``seats_modes``, ``with_blocks``, ``design_seats`` and ``design_games`` add the
-``block`` column, and the ``excluded`` flag of truncated and errored games, that every estimate and
-test in ``analysis.stats.inference`` works on.
+block, unless the run plays each deal several times (``replicates``): then a block is the deal's games.
+``block_key``, ``seats_modes``, ``with_blocks``, ``design_seats`` and ``design_games`` add the ``block``
+column, and the ``excluded`` flag of truncated and errored games, that every estimate and test in
+``analysis.stats.inference`` works on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -36,10 +37,16 @@ def seats_modes(runs: Runs) -> dict[str, str]:
     return {r.label: str(r.config.get("seats", DEFAULT_MODE)) for r in runs}
 
 
-def with_blocks(frame: pl.LazyFrame, modes: Mapping[str, str]) -> pl.LazyFrame:
+def replicated(runs: Runs) -> list[str]:
+    """The runs that play each deal more than once (``config.replicates``): their blocks are their deals."""
+    return [r.label for r in runs if int(r.config.get("replicates", 1)) > 1]
+
+
+def with_blocks(frame: pl.LazyFrame, modes: Mapping[str, str], deals: Sequence[str] = ()) -> pl.LazyFrame:
     """``frame`` (with ``run``, ``game_id`` and ``base_game``) with a ``block`` column: ``"<run>#<n>"``
-    where n is the ``base_game`` or the ``game_id`` by the run's seat mode (``block_key``)."""
-    blocked = [run for run, mode in modes.items() if block_key(mode) == "base_game"]
+    where n is the ``base_game`` or the ``game_id`` by the run's seat mode (``block_key``), the
+    ``base_game`` for the runs in ``deals`` (``replicated``) whatever their mode."""
+    blocked = [run for run, mode in modes.items() if block_key(mode) == "base_game" or run in deals]
     number = pl.when(pl.col("run").is_in(blocked)).then(pl.col("base_game")).otherwise(pl.col("game_id"))
     return frame.with_columns(
         pl.concat_str([pl.col("run"), pl.lit("#"), number.cast(pl.String)]).alias("block")
@@ -54,7 +61,7 @@ def _game_design(runs: Runs) -> pl.LazyFrame:
     if "errored" in games.collect_schema().names():
         excluded = excluded | pl.col("errored").fill_null(False)
     frame = games.select("run", "game_id", "base_game", excluded.alias("excluded"))
-    return with_blocks(frame, seats_modes(runs))
+    return with_blocks(frame, seats_modes(runs), replicated(runs))
 
 
 def design_seats(runs: Runs) -> pl.LazyFrame:

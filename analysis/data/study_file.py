@@ -29,6 +29,7 @@ rule variant::
     # variants = [{ label = "strict", castle_needs_overlap = true },
     #             { label = "loose", castle_needs_overlap = false }]
     # games = 200, seats = "fixed", max_decisions = 3000, data = "my-data.toml", name = "prefix"
+    # replicates = 4    # each deal played 4 times with fresh strategy generators (with rungs: the mirrors)
 
 Every malformed file gets a one-line ``SkaldError`` naming the file and the key.
 
@@ -142,6 +143,7 @@ RUN_KEYS = {
     "seats",
     "seed",
     "max_decisions",
+    "replicates",
     "data",
 }
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -161,6 +163,8 @@ class PlannedRun:
     seed: int
     max_decisions: int | None = None
     data: str | None = None
+    #: times each deal is played, each time with fresh strategy generators (``sim.seats``)
+    replicates: int = 1
 
 
 @dataclass
@@ -233,6 +237,7 @@ class Study:
                                 seed=entry.get("seed", self.seed),
                                 max_decisions=entry.get("max_decisions"),
                                 data=_data_path(entry.get("data"), self.base),
+                                replicates=_replicates(entry, names[m] if names else None),
                             )
                         )
         names = [r.name for r in planned]
@@ -243,6 +248,14 @@ class Study:
                 "(give the [[runs]] entries different names or variant labels)"
             )
         return planned
+
+
+def _replicates(entry: dict[str, Any], matrix_name: str | None) -> int:
+    """An entry's ``replicates``; in a skill matrix (``rungs``) only its mirrors replay their deals (the
+    deal's share of a rung's outcome is read from its mirror), the cells play each deal once."""
+    if matrix_name is not None and not matrix_name.endswith("-mirror"):
+        return 1
+    return int(entry.get("replicates", 1))
 
 
 def _data_path(path: str | None, base: Path) -> str | None:
@@ -466,7 +479,7 @@ def _parse_variants(variants: Any, where: str, source: str) -> list[dict[str, An
 
 
 def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
-    """The run's optional keys: name, games, seed, seats, max_decisions, data."""
+    """The run's optional keys: name, games, seed, seats, max_decisions, replicates, data."""
     entry: dict[str, Any] = {}
     if "name" in raw:
         entry["name"] = _str(raw["name"], f"{where}.name", source)
@@ -483,6 +496,8 @@ def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[s
             )
     if "max_decisions" in raw:
         entry["max_decisions"] = _int(raw["max_decisions"], f"{where}.max_decisions", source, 1)
+    if "replicates" in raw:
+        entry["replicates"] = _int(raw["replicates"], f"{where}.replicates", source, 1)
     if "data" in raw:
         entry["data"] = _str(raw["data"], f"{where}.data", source)
     return entry

@@ -19,13 +19,11 @@ study key says "matrix".
 * ``seat_trend``: whether the first seat's advantage grows, shrinks or holds from the weakest rung to the
   strongest: the change along a weighted least-squares line over the rungs (each weighted 1/SE²),
   decided against the margin (``analysis.stats.decide.decide_difference``).
-* ``luck_shares``: at each rung, the share of the variance of its outcome in its cells that the deal
-  explains whatever seat the rung holds in it (an intra-class correlation of the blocks, after Goodman,
-  Perez-Liebana and Lucas's seed effect), with a percentile bootstrap interval over the blocks, seeded
-  from the data.  Below 0, the deal decides *which seat* wins rather than whether the rung does: its
-  seats of one deal share out the wins.  Each (deal, seat) is played once, so the part of the outcome
-  the deal decides through the seat cannot be told from the players' own chance; replaying a deal with
-  fresh in-game chance would tell them apart.
+* ``luck_shares``: at each rung whose mirror replays its deals (``replicates``: the same deal and chance,
+  fresh strategy generators), the share of the variance of a seat's outcome that the deal explains (an
+  intra-class correlation by deal and seat: Goodman, Perez-Liebana and Lucas's seed effect), with a
+  percentile bootstrap interval over the deals, seeded from the data.  A deterministic player's replays
+  are the same game, so its share is 1: the deal decides everything.
 """
 
 from __future__ import annotations
@@ -277,21 +275,28 @@ def icc(values: np.ndarray, groups: np.ndarray) -> float:
     return float(min((msb - msw) / total, 1.0))
 
 
-def luck_share(values: np.ndarray, groups: np.ndarray, name: str) -> tuple[float, float, float, int]:
-    """``icc`` with a 95% percentile bootstrap interval over the groups (``BOOTSTRAP`` resamples, seeded
-    from the data and ``name``): (share, low, high, groups)."""
+def luck_share(
+    values: np.ndarray, groups: np.ndarray, name: str, clusters: np.ndarray | None = None
+) -> tuple[float, float, float, int]:
+    """``icc`` of ``values`` by ``groups`` with a 95% percentile bootstrap interval over the ``clusters``
+    (default: the groups; a cluster may hold several groups, every seat of one deal) drawn with
+    replacement, ``BOOTSTRAP`` resamples seeded from the data and ``name``: (share, low, high, clusters)."""
+    clusters = groups if clusters is None else clusters
     point = icc(values, groups)
-    labels, inverse = np.unique(groups, return_inverse=True)
-    k = len(labels)
+    _, cluster_of = np.unique(clusters, return_inverse=True)
+    _, group_of = np.unique(groups, return_inverse=True)
+    k, width = int(cluster_of.max()) + 1 if len(values) else 0, int(group_of.max()) + 1 if len(values) else 0
     if not math.isfinite(point):
         return point, math.nan, math.nan, k
-    rng = np.random.default_rng(stats.data_seed(values, inverse, "skill.luck_share", name, BOOTSTRAP))
-    members = [np.flatnonzero(inverse == i) for i in range(k)]
+    rng = np.random.default_rng(
+        stats.data_seed(values, group_of, cluster_of, "skill.luck_share", name, BOOTSTRAP)
+    )
+    members = [np.flatnonzero(cluster_of == i) for i in range(k)]
     draws = []
     for _ in range(BOOTSTRAP):
         picks = rng.integers(k, size=k)
         index = np.concatenate([members[p] for p in picks])
-        label = np.concatenate([np.full(len(members[p]), j) for j, p in enumerate(picks)])
+        label = np.concatenate([j * width + group_of[members[p]] for j, p in enumerate(picks)])
         draws.append(icc(values[index], label))
     finite = np.asarray([d for d in draws if math.isfinite(d)])
     if len(finite) < BOOTSTRAP // 2:
@@ -301,26 +306,34 @@ def luck_share(values: np.ndarray, groups: np.ndarray, name: str) -> tuple[float
 
 
 def luck_shares(seats: pl.DataFrame, order: dict[tuple, list[str]]) -> pl.DataFrame:
-    """Per rung, the share of the variance of its outcome (its win share in a game where it holds one
-    seat against another rung) that the deal explains: ``luck_share`` over its cells' decided games, each
-    centred on its cell's mean and its seat's within the cell (so neither the opponent nor the seat
-    counts as the deal), grouped by block."""
+    """Per rung, the deal's share of the outcome (Goodman, Perez-Liebana and Lucas's seed effect): in its
+    mirror played with replicates (each deal again with the same chance and fresh strategy generators,
+    ``sim.seats``), the intra-class correlation of each seat's win share grouped by (deal, seat), after
+    the seats' own means are removed (the seat's effect is not the deal's), with ``luck_share``'s interval
+    over the deals.  1: the deal decides who wins; 0: the players' own chance does.  A rung whose mirror
+    plays each deal once has none (``replicates`` in the study file)."""
     games = (
-        seats.filter((pl.col("one") != pl.col("field")) & pl.col("is_one") & ~pl.col("excluded"))
-        .select(*KEYS, "one", "field", "block", "game_id", "seat", "win_share")
-        .sort([*KEYS, "one", "field", "block", "game_id"])
+        seats.filter((pl.col("one") == pl.col("field")) & ~pl.col("excluded"))
+        .select(*KEYS, "one", "block", "game_id", "seat", "win_share")
+        .sort([*KEYS, "one", "block", "game_id", "seat"])
     )
     rows = []
     for key, group in games.group_by([*KEYS, "one"], maintain_order=True):
         keyd = dict(zip((*KEYS, "rung"), key, strict=True))
         rungs = order.get(tuple(key[:3]), [])
-        if keyd["rung"] not in rungs or group.height < 4:
+        if keyd["rung"] not in rungs:
             continue
+        if int(cast(int, group.group_by("block", "seat").len()["len"].max())) < 2:
+            continue  # each deal played once: the deal's share cannot be told from the players' chance
         centred = group.with_columns(
-            (pl.col("win_share") - pl.col("win_share").mean().over("field", "seat")).alias("y")
+            (pl.col("win_share") - pl.col("win_share").mean().over("seat")).alias("y"),
+            pl.concat_str([pl.col("block"), pl.lit("@"), pl.col("seat").cast(pl.String)]).alias("cell"),
         )
         share, low, high, blocks = luck_share(
-            centred["y"].to_numpy(), centred["block"].to_numpy(), "|".join(map(str, key))
+            centred["y"].to_numpy(),
+            centred["cell"].to_numpy(),
+            "|".join(map(str, key)),
+            clusters=centred["block"].to_numpy(),
         )
         rows.append(
             {
@@ -329,7 +342,7 @@ def luck_shares(seats: pl.DataFrame, order: dict[tuple, list[str]]) -> pl.DataFr
                 "luck": share,
                 "luck_low": low,
                 "luck_high": high,
-                "games": group.height,
+                "games": group["game_id"].n_unique(),
                 "blocks": blocks,
             }  # fmt: skip
         )

@@ -113,7 +113,9 @@ def schedule(planned: PlannedRun, options: Options | None) -> Schedule | None:
 
     if options is None or not options.until_decided or planned.seats not in BLOCK_MODES:
         return None
-    size = seating.block_size(planned.seats, planned.players, [s.strip() for s in planned.strategies])
+    size = seating.block_size(
+        planned.seats, planned.players, [s.strip() for s in planned.strategies], planned.replicates
+    )
     budget = options.budget if options.budget is not None else BUDGET_FACTOR * planned.games
     blocks = budget // size
     step = 2 ** (options.looks - 1)
@@ -269,6 +271,7 @@ def _reach(attempt: Attempt, planned: PlannedRun, plan: Schedule, j: int, first:
         rules=planned.rules,
         data=planned.data,
         max_decisions=planned.max_decisions,
+        replicates=planned.replicates,
         chunk_size=plan.chunk_size,
         progress=attempt.progress,
     )

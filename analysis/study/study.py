@@ -269,6 +269,7 @@ def _play(attempt: Attempt, planned_run: PlannedRun) -> None:
         rules=planned_run.rules,
         data=planned_run.data,
         max_decisions=planned_run.max_decisions,
+        replicates=planned_run.replicates,
         overwrite=attempt.overwrite,
         progress=attempt.progress,
         resume=attempt.resume and earlier,
@@ -346,7 +347,8 @@ def _run_key(planned: PlannedRun) -> str | None:
             "rules": rules,
             "data_sha1": sha1,
             "max_decisions": planned.max_decisions,
-        },
+        }
+        | ({"replicates": planned.replicates} if planned.replicates != 1 else {}),
         sort_keys=True,
         default=str,
     )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -104,6 +105,15 @@ MaxDecisions = Annotated[
         help="Truncate a game after this many decisions, 1 to 1,000,000,000 (default: the game's cap).",
     ),
 ]
+Replicates = Annotated[
+    int,
+    typer.Option(
+        "--replicates",
+        help="Play each deal this many times (under every seating), each time with fresh strategy"
+        " generators, 1 to 1,000: the deal's share of the outcome, its seed effect, can then be measured"
+        " (default: 1).",
+    ),
+]
 ChunkSize = Annotated[
     int | None,
     typer.Option(
@@ -162,6 +172,7 @@ def run_command(
     rule: Rules = None,
     data: Data = None,
     max_decisions: MaxDecisions = None,
+    replicates: Replicates = 1,
     chunk_size: ChunkSize = None,
     quiet: Quiet = False,
     resume: Resume = False,
@@ -175,7 +186,7 @@ def run_command(
     from sim.backends import check_jobs
     from sim.report import print_summary
     from sim.resume import RunInterrupted
-    from sim.runner import Prepared, RunConfig, check_players, run
+    from sim.runner import RunConfig, check_players, run
 
     check_exclusive(resume, overwrite, gather, backend, scheduler)
     n = players if players is not None else default_players(get_game(game))
@@ -194,6 +205,7 @@ def run_command(
         rules=rulebook.parse_assignments(rule or []),
         data=data,
         max_decisions=max_decisions,
+        replicates=replicates,
         chunk_size=chunk_size,
         overwrite=overwrite,
         progress=not quiet,
@@ -203,17 +215,7 @@ def run_command(
         scheduler=scheduler,
         gather=gather,
     )
-
-    def started(prepared: Prepared) -> None:
-        """The notes that must not come before an error: said once every check has passed."""
-        if prepared.rounding is not None:  # said even with --quiet: the run plays more games than asked
-            note(prepared.rounding)
-        if jobs_note is not None and scheduler is None:
-            note(jobs_note)
-        engine_note = fallback_note(resolve_game(prepared.plan.game_ref))
-        if engine_note is not None and not quiet:
-            note(engine_note)
-
+    started = _start_notes(None if scheduler is not None else jobs_note, quiet)
     try:
         with stop_on_sigterm():
             summary = run(config, on_note=None if quiet else note, on_start=started)
@@ -228,6 +230,23 @@ def run_command(
         )
     for text in [] if summary.already_complete else summary.closing_notes():
         note(text)
+
+
+def _start_notes(jobs_note: str | None, quiet: bool) -> Callable[[Any], None]:
+    """The notes that must not come before an error, said once every check has passed (``run``'s
+    ``on_start``): games rounded up (even with --quiet: the run plays more games than asked), the
+    workers, and the engine's fallback."""
+
+    def started(prepared: Any) -> None:
+        if prepared.rounding is not None:
+            note(prepared.rounding)
+        if jobs_note is not None:
+            note(jobs_note)
+        engine_note = fallback_note(resolve_game(prepared.plan.game_ref))
+        if engine_note is not None and not quiet:
+            note(engine_note)
+
+    return started
 
 
 def default_seats(game: str, players: int) -> list[str]:

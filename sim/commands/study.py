@@ -163,6 +163,7 @@ def _check_study(spec: Any, games: int | None) -> None:
             rules=planned.rules,
             data=planned.data,
             max_decisions=planned.max_decisions,
+            replicates=planned.replicates,
             progress=False,
         )
         try:

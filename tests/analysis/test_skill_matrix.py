@@ -96,17 +96,34 @@ def _write_cell(
 
 
 def _write_mirror(
-    folder: Path, rung: str, players: int, games: int, first: float, rng: np.random.Generator
+    folder: Path,
+    rung: str,
+    players: int,
+    games: int,
+    first: float,
+    rng: np.random.Generator,
+    replicates: int = 1,
+    luck: float = 0.0,
 ) -> None:
-    """A mirror run of ``rung`` (every game its own deal, as a mirror is played), seat 0 winning with
-    probability ``first`` and the other seats equally often otherwise."""
+    """A mirror run of ``rung`` (every deal played ``replicates`` times, as ``--replicates`` plays them),
+    seat 0 winning with probability ``first`` and the other seats equally often otherwise.  With
+    probability ``luck`` a deal decides its winner (every replicate the same), else each replicate draws
+    its own: the deal's share of a seat's outcome is then ``luck`` exactly."""
+
+    def draw() -> int:
+        return 0 if rng.random() < first else int(rng.integers(1, players))
+
     scores = []
-    for _ in range(games):
-        winner = 0 if rng.random() < first else int(rng.integers(1, players))
-        scores.append([1.0 if s == winner else 0.0 for s in range(players)])
+    for _ in range(games // replicates):
+        fixed = draw() if rng.random() < luck else None
+        for _ in range(replicates):
+            winner = fixed if fixed is not None else draw()
+            scores.append([1.0 if s == winner else 0.0 for s in range(players)])
     write_results(folder, scores, [rung] * players)
+    as_rotation(folder, replicates)
     manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["config"]["seats"] = "rotate"
+    if replicates > 1:
+        manifest["config"]["replicates"] = replicates
     (folder / "manifest.json").write_text(json.dumps(manifest))
 
 
@@ -115,12 +132,14 @@ STRENGTH = {("weak", "mid"): 0.20, ("mid", "weak"): 0.50, ("weak", "top"): 0.10,
             ("mid", "top"): 0.25, ("top", "mid"): 0.45}  # fmt: skip
 
 
-def _matrix(root: Path, deals: int, firsts: dict[str, float], seed: int) -> Path:
+def _matrix(
+    root: Path, deals: int, firsts: dict[str, float], seed: int, replicates: int = 1, luck: float = 0.0
+) -> Path:
     rng = np.random.default_rng(seed)
     for (one, field), p in STRENGTH.items():
         _write_cell(root / f"{one}-vs-{field}", one, field, 3, deals, p, rng)
     for rung, first in firsts.items():
-        _write_mirror(root / f"{rung}-mirror", rung, 3, 3 * deals, first, rng)
+        _write_mirror(root / f"{rung}-mirror", rung, 3, 3 * deals, first, rng, replicates, luck)
     return root
 
 
@@ -197,6 +216,45 @@ def test_the_deals_share_is_near_one_when_the_deal_decides_and_near_zero_when_it
     assert again == (share, low, high, 300)  # seeded from the data: the same interval every time
 
 
+@pytest.mark.parametrize("luck", [0.0, 0.3, 0.7, 1.0])
+def test_a_mirror_with_replicates_recovers_the_planted_seed_effect(tmp_path: Path, luck: float) -> None:
+    """Mirrors whose deals decide their winner with probability ``luck`` (else each replay draws its own),
+    600 deals of 4 replicates at 3 players: the deal's share lies within 0.08 of ``luck`` (four standard
+    errors: its spread over replicate studies is 0.02) inside an interval about 0.08 wide, and a mirror
+    played once a deal has none.  The interval's coverage is checked below."""
+    runs = open_runs(_matrix(tmp_path, 800, {"weak": 1 / 3, "mid": 0.4, "top": 0.5}, 11, 4, luck))
+    found = skill.skill_tables(runs, 0.05)["luck"]
+    assert found["rung"].to_list() == ["weak", "mid", "top"]
+    for row in found.iter_rows(named=True):
+        assert row["blocks"] == 600 and row["games"] == 2400
+        if luck == 1.0:
+            assert row["luck"] == pytest.approx(1.0)
+        else:
+            assert abs(row["luck"] - luck) < 0.08 and row["luck_low"] < row["luck"] < row["luck_high"], row
+            assert row["luck_high"] - row["luck_low"] < 0.12, row
+    once = open_runs(_matrix(tmp_path / "once", 100, {"weak": 1 / 3, "top": 0.5}, 12))
+    assert skill.skill_tables(once, 0.05)["luck"].is_empty()
+
+
+def test_the_seed_effects_interval_covers_the_truth_at_its_level() -> None:
+    """Coverage over 200 replicate studies (60 deals of 3 replicates, truth 0.4): the 95% percentile
+    interval misses at most 10% of the time (it is a percentile bootstrap on 60 clusters)."""
+    rng = np.random.default_rng(21)
+    deals, reps, players, truth = 60, 3, 3, 0.4
+    missed = 0
+    for r in range(200):
+        fixed = np.where(rng.random(deals) < truth, rng.integers(players, size=deals), -1)
+        winners = np.where(
+            np.repeat(fixed, reps) >= 0, np.repeat(fixed, reps), rng.integers(players, size=deals * reps)
+        )
+        seats = np.tile(np.arange(players), deals * reps)
+        y = (np.repeat(winners, players) == seats).astype(float)
+        deal = np.repeat(np.arange(deals), reps * players)
+        _, low, high, _ = skill.luck_share(y, deal * players + seats, f"r{r}", clusters=deal)
+        missed += not low <= truth <= high
+    assert missed / 200 <= 0.10, missed
+
+
 def test_icc_matches_its_anova_definition() -> None:
     values = np.array([1.0, 1.0, 0.0, 0.0, 1.0, 0.0])
     groups = np.array([0, 0, 1, 1, 2, 2])
@@ -207,7 +265,7 @@ def test_icc_matches_its_anova_definition() -> None:
 
 
 def test_the_section_and_its_findings(tmp_path: Path) -> None:
-    runs = open_runs(_matrix(tmp_path, 60, {"weak": 1 / 3, "mid": 1 / 3, "top": 0.45}, 6))
+    runs = open_runs(_matrix(tmp_path, 60, {"weak": 1 / 3, "mid": 1 / 3, "top": 0.45}, 6, 2, 0.5))
     (section,) = skill_sections(runs, sid="mainland-skill")
     assert "weakest to strongest are weak, mid, top" in section.reading
     questions = {f.question for f in section.findings}

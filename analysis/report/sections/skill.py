@@ -32,13 +32,13 @@ NOTE = (
     " first seat's advantage (its win share minus the even share) is fitted along the rungs by weighted "
     "least squares, and its change from the weakest rung to the strongest is decided against the same "
     "margin: it holds where the change's interval lies within the margin, grows or shrinks where a change"
-    " is shown, and is undecided otherwise. The deal's share is the intra-class correlation of a rung's "
-    "win share over the blocks of its cells, after removing each cell's and seat's mean (after the seed "
-    "effect), with a percentile bootstrap interval over the blocks (400 resamples, seeded from the data):"
-    " the share of the outcome the deal decides whatever seat the rung holds. Below 0, the seats of one "
-    "deal share out the wins: the deal decides which seat wins rather than whether the rung does. Each "
-    "deal is played once in each seating, so what the deal decides through the seat cannot be told from "
-    "the players' own chance."
+    " is shown, and is undecided otherwise. The deal's share (Goodman, Perez-Liebana and Lucas's seed "
+    "effect) is read from a rung's mirror match played with replicates, each deal played again with the "
+    "same chance and fresh choices of the players' own: the intra-class correlation of a seat's win share"
+    " by deal and seat, each seat's mean removed, with a percentile bootstrap interval over the deals (400"
+    " resamples, seeded from the data). 100% means the deal alone decides who wins (a player with no "
+    "chance of its own replays the same game); 0% means the players' own chance does. A rung whose mirror"
+    " played each deal once has no deal's share (give its study entry replicates = 2 or more)."
 )
 
 
