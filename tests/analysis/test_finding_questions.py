@@ -43,13 +43,15 @@ from tests.analysis.test_ladder import TOY_STUDY
 ROOT = Path(__file__).resolve().parents[2]
 
 
-#: a skill matrix of the toy game: random and the high bidder, each in every seat and against each other
+#: a skill matrix of the toy game: random and the high bidder, each in every seat (each deal twice, for
+#: the deal's share) and against each other
 MATRIX = """
 [[runs]]
 name = "matrix"
 game = "secretbid"
 players = 2
 rungs = ["random", "tests.toy_game:HighBidder"]
+replicates = 2
 """
 
 
