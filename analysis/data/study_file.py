@@ -237,7 +237,7 @@ class Study:
                                 seed=entry.get("seed", self.seed),
                                 max_decisions=entry.get("max_decisions"),
                                 data=_data_path(entry.get("data"), self.base),
-                                replicates=_replicates(entry, names[m] if names else None),
+                                replicates=_replicates(entry, mix),
                             )
                         )
         names = [r.name for r in planned]
@@ -250,10 +250,11 @@ class Study:
         return planned
 
 
-def _replicates(entry: dict[str, Any], matrix_name: str | None) -> int:
-    """An entry's ``replicates``; in a skill matrix (``rungs``) only its mirrors replay their deals (the
-    deal's share of a rung's outcome is read from its mirror), the cells play each deal once."""
-    if matrix_name is not None and not matrix_name.endswith("-mirror"):
+def _replicates(entry: dict[str, Any], mix: list[str]) -> int:
+    """An entry's ``replicates``; in a skill matrix (``rungs``) only its mirrors (one strategy in every seat)
+    replay their deals (the deal's share of a rung's outcome is read from its mirror), the cells play each
+    deal once."""
+    if entry.get("rungs") and len(set(mix)) > 1:
         return 1
     return int(entry.get("replicates", 1))
 
