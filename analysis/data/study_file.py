@@ -30,6 +30,7 @@ rule variant::
     #             { label = "loose", castle_needs_overlap = false }]
     # games = 200, seats = "fixed", max_decisions = 3000, data = "my-data.toml", name = "prefix"
     # replicates = 4    # each deal played 4 times with fresh strategy generators (with rungs: the mirrors)
+    # mirror_games = 200  # with rungs: the games of each mirror (default: games); the cells play games
 
 Every malformed file gets a one-line ``SkaldError`` naming the file and the key.
 
@@ -144,6 +145,7 @@ RUN_KEYS = {
     "seed",
     "max_decisions",
     "replicates",
+    "mirror_games",
     "data",
 }
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -165,6 +167,9 @@ class PlannedRun:
     data: str | None = None
     #: times each deal is played, each time with fresh strategy generators (``sim.seats``)
     replicates: int = 1
+    #: a skill matrix's cell (``rungs``): (the spec in one seat, the spec in the others); a study that plays
+    #: until decided stops it on the cell's own question, whether the one is as strong as the others
+    cell: tuple[str, str] | None = None
 
 
 @dataclass
@@ -232,12 +237,13 @@ class Study:
                                 players=p,
                                 strategies=strategies,
                                 rules=rules,
-                                games=games or entry.get("games") or self.games,
+                                games=games or _games(entry, strategies) or self.games,
                                 seats=entry.get("seats") or self.seats,
                                 seed=entry.get("seed", self.seed),
                                 max_decisions=entry.get("max_decisions"),
                                 data=_data_path(entry.get("data"), self.base),
                                 replicates=_replicates(entry, mix),
+                                cell=_cell(entry, strategies),
                             )
                         )
         names = [r.name for r in planned]
@@ -250,6 +256,14 @@ class Study:
         return planned
 
 
+def _games(entry: dict[str, Any], strategies: list[str]) -> int | None:
+    """An entry's ``games``; a skill matrix's mirrors play ``mirror_games`` where it gives them (a mirror
+    decides its seat verdict, which can take more games than a cell's comparison of two rungs)."""
+    if entry.get("rungs") and len(set(strategies)) == 1 and "mirror_games" in entry:
+        return int(entry["mirror_games"])
+    return entry.get("games")
+
+
 def _replicates(entry: dict[str, Any], mix: list[str]) -> int:
     """An entry's ``replicates``; in a skill matrix (``rungs``) only its mirrors (one strategy in every seat)
     replay their deals (the deal's share of a rung's outcome is read from its mirror), the cells play each
@@ -257,6 +271,13 @@ def _replicates(entry: dict[str, Any], mix: list[str]) -> int:
     if entry.get("rungs") and len(set(mix)) > 1:
         return 1
     return int(entry.get("replicates", 1))
+
+
+def _cell(entry: dict[str, Any], strategies: list[str]) -> tuple[str, str] | None:
+    """A skill matrix's cell run as (one, field): the spec listed first against the other; None for its
+    mirrors and for every other entry's runs."""
+    specs = list(dict.fromkeys(strategies))
+    return (specs[0], specs[1]) if entry.get("rungs") and len(specs) == 2 else None
 
 
 def _data_path(path: str | None, base: Path) -> str | None:
@@ -435,6 +456,8 @@ def _parse_run(raw: dict[str, Any], where: str, source: str, modes: tuple[str, .
     entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
     entry["variants"] = _parse_variants(raw.get("variants", []), where, source)
     entry.update(_parse_optional(raw, where, source, modes))
+    if "mirror_games" in entry and "rungs" not in entry:
+        raise _fail(source, f"{where}.mirror_games sizes a skill matrix's mirrors: give it with rungs")
     return entry
 
 
@@ -480,13 +503,13 @@ def _parse_variants(variants: Any, where: str, source: str) -> list[dict[str, An
 
 
 def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
-    """The run's optional keys: name, games, seed, seats, max_decisions, replicates, data."""
+    """The run's optional keys: name, games, seed, seats, max_decisions, replicates, mirror_games, data."""
     entry: dict[str, Any] = {}
     if "name" in raw:
         entry["name"] = _str(raw["name"], f"{where}.name", source)
         if not NAME_RE.match(entry["name"]):
             raise _fail(source, f"{where}.name {entry['name']!r} may hold only letters, digits, '-' and '_'")
-    for key, low in (("games", 1), ("seed", 0)):
+    for key, low in (("games", 1), ("seed", 0), ("mirror_games", 1)):
         if key in raw:
             entry[key] = _int(raw[key], f"{where}.{key}", source, low)
     if "seats" in raw:

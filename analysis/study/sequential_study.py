@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analysis.data.sequence import SEQUENCE_FILE, read_sequence
+from analysis.data.sequence import SEQUENCE_FILE, read_sequence, said
 from analysis.data.study_file import MAX_LOOKS, Options, PlannedRun, count
 from sim import seats as seating
 from sim.errors import SkaldError
@@ -51,6 +51,10 @@ BUDGET_FACTOR = 8
 CHUNK_GAMES = 100
 #: the questions a look decides: the position columns of the seats table, by how the page names them
 QUESTIONS = {"seat": "seats", "start_position": "start positions"}
+#: a skill matrix cell's one question instead (``PlannedRun.cell``): is the rung in one seat as strong as
+#: the rung in the others, within the margin of its even share?
+STRENGTH = "strength"
+NAMES = {**QUESTIONS, STRENGTH: "rung strength"}
 FORMAT = 1
 
 
@@ -227,7 +231,7 @@ def play(attempt: Attempt, planned: PlannedRun, plan: Schedule) -> None:
     margin = SEAT_MARGIN if attempt.margin is None else attempt.margin
     for j in range(len(done), len(plan.plan)):
         _reach(attempt, planned, plan, j, first=not done)
-        run_id, decisions = decide_look(folder / planned.name, plan, j, margin)
+        run_id, decisions = decide_look(folder / planned.name, plan, j, margin, planned.cell)
         done.append(_look_doc(plan, j, run_id, decisions))
         decided = all(d is None or d.decision != UNDECIDED for d in decisions.values())
         last = j == len(plan.plan) - 1
@@ -292,11 +296,13 @@ def _reach(attempt: Attempt, planned: PlannedRun, plan: Schedule, j: int, first:
 
 
 def decide_look(
-    target: Path, plan: Schedule, j: int, margin: float
+    target: Path, plan: Schedule, j: int, margin: float, cell: tuple[str, str] | None = None
 ) -> tuple[str, dict[str, Decision | None]]:
     """The run in ``target`` at look ``j``: its records' ``run`` identity and each question's decision at
     the look's level (None where the records cannot pose it: fewer than two positions, not one per
-    player, or no decided game), on the report's block matrices (``analysis.questions.balance``)."""
+    player, or no decided game), on the report's block matrices (``analysis.questions.balance``).  A skill
+    matrix's ``cell`` asks its own question instead (``STRENGTH``): the matrix reads each rung's seat
+    verdict from its mirror, and the cell's from how the rungs compare."""
     import polars as pl  # deferred: polars
 
     from analysis.data.runs import open_runs  # deferred: polars, pyarrow
@@ -306,6 +312,10 @@ def decide_look(
     run = runs.runs[0]
     found: dict[str, Decision | None] = {}
     with pl.Config(engine_affinity="in-memory"):
+        if cell is not None:
+            seats = _decided_seats(runs, "seat").collect()
+            found[STRENGTH] = _strength(seats, cell, run.players, plan, j, margin)
+            return str(run.manifest.get("run")), found
         for position in QUESTIONS:
             if position == "seat" or runs.has_column("seats", position):
                 frame = _decided_seats(runs, position).collect()
@@ -327,6 +337,42 @@ def _question(
     if len(positions) < 2 or len(positions) != players or not (m > 0).any():
         return None
     return look(y, margin, j, plan.plan, spending=plan.spending, labels=[str(p) for p in positions], games=m)
+
+
+def _strength(
+    frame: pl.DataFrame, cell: tuple[str, str], players: int, plan: Schedule, j: int, margin: float
+) -> Decision | None:
+    """A cell's question at look ``j``: the one rung's win share (its seats' summed shares, ties split)
+    against its even share 1/players, the others' against theirs, as two positions whose deviations are
+    each other's negatives (a family of one): equal within the margin, or one stronger."""
+    import polars as pl  # deferred: polars
+
+    from analysis.questions.balance import _block_matrix  # deferred: statsmodels, scipy, polars
+    from analysis.stats.sequential import look  # deferred: statsmodels, scipy
+
+    one, field = cell
+    if not frame.height:
+        return None
+    sides = frame.with_columns(
+        pl.when(pl.col("strategy") == one)
+        .then(pl.lit(one if players == 2 else f"{one} (one seat)"))
+        .otherwise(pl.lit(field))
+        .alias("side")
+    )
+    y, m, sides_found = _block_matrix(sides, "side")
+    if len(sides_found) != 2 or not (m > 0).any():
+        return None
+    even = [(players - 1) / players if side == field else 1.0 / players for side in sides_found]
+    return look(
+        y,
+        margin,
+        j,
+        plan.plan,
+        spending=plan.spending,
+        labels=[str(s) for s in sides_found],
+        games=m,
+        expected=even,
+    )
 
 
 def decision_doc(decision: Decision | None) -> dict[str, Any] | None:
@@ -379,8 +425,9 @@ def _announce(
     """A note on where a run stopped and what it decided."""
     if attempt.on_skip is None:
         return
-    said = "; ".join(f"{QUESTIONS[q]} {d.decision}" for q, d in decisions.items() if d is not None)
+    told = "; ".join(f"{NAMES[q]} {said(q, d.decision)}" for q, d in decisions.items() if d is not None)
     attempt.on_skip(
         f"run {planned.name} stopped at look {j + 1} of {len(plan.plan)} ({plan.games(j):,} of"
-        f" {plan.budget:,} games): {said or 'nothing to decide'}"
+        f" {plan.budget:,} games): {told or 'nothing to decide'}"
     )
+

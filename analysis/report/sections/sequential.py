@@ -11,21 +11,22 @@ from typing import Any
 import polars as pl
 
 from analysis.data.runs import Run, Runs
+from analysis.data.sequence import said
 from analysis.present.blocks import Section, Table, interval, num, pct, table
 from analysis.present.findings import Finding
 from analysis.questions.stops import sequences
 from analysis.stats.sequential import describe
 
 TITLE = "How long each question played"
-QUESTION = (
-    "How many games did each run play before its seat questions were decided, and what did each look say?"
-)
+QUESTION = "How many games did each run play before its questions were decided, and what did each look say?"
 #: the questions a look decides, by their records' position column, as the page names them
-LABELS = {"seat": "seat", "start_position": "start position"}
+LABELS = {"seat": "seat", "start_position": "start position", "strength": "rung strength"}
 NAMES = {"obrien-fleming": "O'Brien-Fleming-type", "pocock": "Pocock-type", "bonferroni": "Bonferroni"}
 NOTE = (
     "Each run played in looks, its blocks doubling up to its budget, and stopped at the first look that "
-    "decided every question (fair within the margin or unfair), or at its last. Look j decides at its own "
+    "decided every question (fair within the margin or unfair), or at its last. A skill matrix's cell asks"
+    " one question instead: whether its two rungs are even (the one rung's win share within the margin of "
+    "its even share) or uneven. Look j decides at its own "
     "level α_j of the alpha-spending function over the planned looks; the levels sum to α = 5%, so by the "
     "union bound a false 'fair' or a false 'unfair' has chance at most 5% whichever look a run stopped at. "
     "The seat verdicts of these runs elsewhere on the page are made at the look each stopped at: their "
@@ -74,13 +75,15 @@ def _rule(entry: dict[str, Any]) -> str:
     return describe(entry["plan"], entry["stopped_at"] - 1, entry["spending"])
 
 
-def _decision_words(found: dict[str, Any] | None, margin: float | None) -> str:
-    """``fair within 5 points``, ``unfair``, ``undecided`` (or ``-`` where the look could not pose it)."""
+def _decision_words(found: dict[str, Any] | None, margin: float | None, question: str = "seat") -> str:
+    """``fair within 5 points``, ``unfair``, ``undecided`` (or ``-`` where the look could not pose it); a
+    skill matrix cell's strength is ``even within 5 points`` or ``uneven``."""
     if found is None:
         return "-"
+    decision = said(question, str(found["decision"]))
     if found["decision"] == "fair" and margin is not None:
-        return f"fair within {num(100 * margin, 1)} points"
-    return str(found["decision"])
+        return f"{decision} within {num(100 * margin, 1)} points"
+    return decision
 
 
 def _base(run: Run) -> dict[str, Any]:
@@ -103,7 +106,7 @@ def _stop_row(run: Run, entry: dict[str, Any]) -> dict[str, Any]:
         "blocks": last["blocks"],
     }
     for question in LABELS:
-        row[question] = _decision_words(_question(last, question), entry.get("margin"))
+        row[question] = _decision_words(_question(last, question), entry.get("margin"), question)
     return row
 
 
@@ -119,7 +122,7 @@ def _look_row(run: Run, entry: dict[str, Any], doc: dict[str, Any]) -> dict[str,
     }
     for question in LABELS:
         found = _question(doc, question)
-        row[question] = _decision_words(found, entry.get("margin"))
+        row[question] = _decision_words(found, entry.get("margin"), question)
         row[f"{question}_share"] = _share_words(found)
     return row
 
@@ -170,7 +173,7 @@ def _stop_words(run: Run, entry: dict[str, Any], questions: list[str]) -> str:
     """One run's sentence."""
     last = _stopped(entry)
     said = "; ".join(
-        f"{LABELS[q]}s {_decision_words(_question(last, q), entry.get('margin'))}"
+        f"{LABELS[q]}s {_decision_words(_question(last, q), entry.get('margin'), q)}"
         for q in questions
         if _question(last, q) is not None
     )
@@ -260,7 +263,10 @@ def _decision(
         clusters=doc["blocks"],
         unit="share",
         expected=doc["expected"],
-        decision=doc["decision"],
+        # a cell's strength is decided as two positions are: its findings use the words of a difference
+        decision={"fair": "same", "unfair": "differs"}.get(doc["decision"], doc["decision"])
+        if question == "strength"
+        else doc["decision"],
         margin=margin,
         position=doc["position"],
         half_width=doc["half_width"],
