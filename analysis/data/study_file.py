@@ -31,6 +31,7 @@ rule variant::
     # games = 200, seats = "fixed", max_decisions = 3000, data = "my-data.toml", name = "prefix"
     # replicates = 4    # each deal played 4 times with fresh strategy generators (with rungs: the mirrors)
     # mirror_games = 200  # with rungs: the games of each mirror (default: games); the cells play games
+    # mirror_games = { greedy = 400, learned = 50 }      # or by rung
 
 Every malformed file gets a one-line ``SkaldError`` naming the file and the key.
 
@@ -259,8 +260,9 @@ class Study:
 def _games(entry: dict[str, Any], strategies: list[str]) -> int | None:
     """An entry's ``games``; a skill matrix's mirrors play ``mirror_games`` where it gives them (a mirror
     decides its seat verdict, which can take more games than a cell's comparison of two rungs)."""
-    if entry.get("rungs") and len(set(strategies)) == 1 and "mirror_games" in entry:
-        return int(entry["mirror_games"])
+    mirrors = entry.get("mirror_games", {})
+    if entry.get("rungs") and len(set(strategies)) == 1 and strategies[0] in mirrors:
+        return int(mirrors[strategies[0]])
     return entry.get("games")
 
 
@@ -456,9 +458,24 @@ def _parse_run(raw: dict[str, Any], where: str, source: str, modes: tuple[str, .
     entry["rules"] = _scalar_rules(raw.get("rules", {}), f"{where}.rules", source)
     entry["variants"] = _parse_variants(raw.get("variants", []), where, source)
     entry.update(_parse_optional(raw, where, source, modes))
-    if "mirror_games" in entry and "rungs" not in entry:
-        raise _fail(source, f"{where}.mirror_games sizes a skill matrix's mirrors: give it with rungs")
+    if "mirror_games" in raw:
+        entry["mirror_games"] = _mirror_games(raw["mirror_games"], entry.get("rungs"), where, source)
     return entry
+
+
+def _mirror_games(value: Any, rungs: list[str] | None, where: str, source: str) -> dict[str, int]:
+    """A ``rungs`` entry's ``mirror_games``, by rung: an integer for every mirror, or a table naming some
+    rungs (the others' mirrors play ``games``)."""
+    if rungs is None:
+        raise _fail(source, f"{where}.mirror_games sizes a skill matrix's mirrors: give it with rungs")
+    if not isinstance(value, dict):
+        return dict.fromkeys(rungs, _int(value, f"{where}.mirror_games", source, 1))
+    unknown = sorted(set(value) - set(rungs))
+    if unknown:
+        raise _fail(
+            source, f"{where}.mirror_games names {unknown[0]!r}, not a rung (rungs: {', '.join(rungs)})"
+        )
+    return {rung: _int(n, f"{where}.mirror_games.{rung}", source, 1) for rung, n in value.items()}
 
 
 def _parse_players(players: Any, where: str, source: str) -> list[int]:
@@ -509,7 +526,7 @@ def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[s
         entry["name"] = _str(raw["name"], f"{where}.name", source)
         if not NAME_RE.match(entry["name"]):
             raise _fail(source, f"{where}.name {entry['name']!r} may hold only letters, digits, '-' and '_'")
-    for key, low in (("games", 1), ("seed", 0), ("mirror_games", 1)):
+    for key, low in (("games", 1), ("seed", 0)):
         if key in raw:
             entry[key] = _int(raw[key], f"{where}.{key}", source, low)
     if "seats" in raw:

@@ -46,9 +46,11 @@ if TYPE_CHECKING:
 
 #: a run's default budget: this many times its games
 BUDGET_FACTOR = 8
-#: the most games a chunk of a run played in looks holds (``sim.plan.MIN_PART``: parts of a useful size,
-#: and two chunks a look at the usual sizes, so two workers share even the first look)
+#: the most games a chunk of a run played in looks holds (``sim.plan.MIN_PART``: parts of a useful size)
 CHUNK_GAMES = 100
+#: the fewest chunks the first look (and so every look: each adds at least the first's blocks) is cut
+#: into where its blocks allow: two a worker on two cores, so that neither waits while the other plays
+FIRST_LOOK_CHUNKS = 4
 #: the questions a look decides: the position columns of the seats table, by how the page names them
 QUESTIONS = {"seat": "seats", "start_position": "start positions"}
 #: a skill matrix cell's one question instead (``PlannedRun.cell``): is the rung in one seat as strong as
@@ -132,8 +134,9 @@ def schedule(planned: PlannedRun, options: Options | None) -> Schedule | None:
         )
     plan = plan_looks(blocks, options.looks)
     common = math.gcd(*plan)
+    most = max(1, plan[0] // FIRST_LOOK_CHUNKS)
     per_chunk = max(
-        (d for d in range(1, common + 1) if common % d == 0 and d * size <= CHUNK_GAMES), default=1
+        (d for d in range(1, most + 1) if common % d == 0 and d * size <= CHUNK_GAMES), default=1
     )
     return Schedule(size, blocks * size, plan, per_chunk * size, options.spending)
 

@@ -156,7 +156,9 @@ def stubbed(
     def reach(attempt: Any, planned: Any, plan: Any, j: int, first: bool) -> None:
         reached.append(j)
 
-    def decide(target: Path, plan: Any, j: int, margin: float) -> tuple[str, dict[str, Any]]:
+    def decide(
+        target: Path, plan: Any, j: int, margin: float, cell: Any = None
+    ) -> tuple[str, dict[str, Any]]:
         n = plan.plan[j]
         return f"run-{j}", {q: look(y[:n], margin, j, plan.plan) for q, y in matrices.items()}
 
@@ -177,7 +179,7 @@ def recorded(folder: Path) -> dict[str, Any]:
 
 PLAN = sequential_study.Schedule(block_size=1, budget=512, plan=(64, 128, 256, 512), chunk_size=64,
                                  spending="obrien-fleming")  # fmt: skip
-RUN: Any = SimpleNamespace(name="planted", seats="rotate")
+RUN: Any = SimpleNamespace(name="planted", seats="rotate", cell=None)
 
 
 def test_a_planted_big_effect_stops_at_the_first_look(

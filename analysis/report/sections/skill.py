@@ -38,7 +38,10 @@ NOTE = (
     " by deal and seat, each seat's mean removed, with a percentile bootstrap interval over the deals (400"
     " resamples, seeded from the data). 100% means the deal alone decides who wins (a player with no "
     "chance of its own replays the same game); 0% means the players' own chance does. A rung whose mirror"
-    " played each deal once has no deal's share (give its study entry replicates = 2 or more)."
+    " played each deal once has no deal's share (give its study entry replicates = 2 or more). In a study"
+    " that plays until decided, each cell stops once its two rungs are shown even (within the margin of the"
+    " even share) or uneven, each mirror once its seat verdict is decided; the cells' intervals are those"
+    " of the games they played."
 )
 
 
