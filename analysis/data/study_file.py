@@ -520,7 +520,7 @@ def _parse_variants(variants: Any, where: str, source: str) -> list[dict[str, An
 
 
 def _parse_optional(raw: dict[str, Any], where: str, source: str, modes: tuple[str, ...]) -> dict[str, Any]:
-    """The run's optional keys: name, games, seed, seats, max_decisions, replicates, mirror_games, data."""
+    """The run's optional keys: name, games, seed, seats, max_decisions, replicates, data."""
     entry: dict[str, Any] = {}
     if "name" in raw:
         entry["name"] = _str(raw["name"], f"{where}.name", source)
