@@ -88,7 +88,9 @@ def test_the_default_budget_is_eight_times_the_games_and_the_looks_double() -> N
     spec = parse(STUDY.replace("budget = 64\nlooks = 2\n", "").replace("games = 8", "games = 200"))
     looks = sequential_study.schedule(spec.plan()[0], spec.sequential)
     assert looks is not None and looks.budget == 1600 and looks.plan == (50, 100, 200, 400)
-    assert looks.games(0) == 200 and looks.chunk_size == 100  # the first look is the study's games
+    assert looks.games(0) == 200  # the first look is the study's games
+    # cut into at least four chunks (two a worker on two cores): 10 of its 50 blocks, 40 games, a chunk
+    assert looks.chunk_size == 40 and looks.games(0) // looks.chunk_size >= sequential_study.FIRST_LOOK_CHUNKS
     odd = sequential_study.schedule(spec.plan()[0], study_file.Options(True, 1000, 4))
     assert odd is not None and odd.plan == (31, 62, 124, 248)  # 250 blocks rounded down to a multiple of 8
     assert all(odd.games(j) % odd.chunk_size == 0 for j in range(4))
@@ -315,13 +317,15 @@ def test_resume_after_an_interruption_mid_sequence_gives_the_same_sequence_and_p
     spec, out = whole.parent / "s.toml", tmp_path / "out"
     real = sim.runner.simulate_chunk
 
+    entry = json.loads((whole / "sequence.json").read_text())["runs"][SEQUENTIAL]
+    first = entry["looks"][0]["games"] // entry["chunk_size"]  # the first look's chunks
+
     def flaky(plan: Any, chunk: int, *args: Any, **kwargs: Any) -> Any:
-        if plan.players == 4 and chunk >= 1:  # in the second look's chunk
+        if plan.players == 4 and chunk >= first:  # in the second look's chunks
             raise KeyboardInterrupt
         return real(plan, chunk, *args, **kwargs)
 
     monkeypatch.setattr(sim.runner, "simulate_chunk", flaky)
-    entry = json.loads((whole / "sequence.json").read_text())["runs"][SEQUENTIAL]
     assert entry["stopped_at"] == 2, (
         "the planted study stops at its last look, so it can be interrupted there"
     )
@@ -333,7 +337,8 @@ def test_resume_after_an_interruption_mid_sequence_gives_the_same_sequence_and_p
     assert _main(study_args(spec, out, "--resume", "--budget", "128")) == 2  # another plan: refused
     assert "started with mainland-4p's blocks per look [8, 16], not [16, 32]" in capsys.readouterr().err
     assert _main(study_args(spec, out, "--resume")) == 0
-    assert "1 of 2 chunks done (32 of 64 games)" in capsys.readouterr().err  # the first look's chunk kept
+    kept = f"{first} of {2 * first} chunks done (32 of 64 games)"
+    assert first >= 2 and kept in capsys.readouterr().err  # the first look's chunks kept
     assert (out / "sequence.json").read_bytes() == (whole / "sequence.json").read_bytes()
     assert frames(out / SEQUENTIAL)["games"].equals(frames(whole / SEQUENTIAL)["games"])
     for name in ("report.html", "report.json"):
