@@ -16,14 +16,15 @@ if TYPE_CHECKING:
 SEQUENCE_FILE = "sequence.json"
 #: the report's groups a stop is known for: one run's games, players, rule variant and strategy mix
 GROUP_KEYS = ("game", "players", "variant", "mix")
-#: a skill matrix cell's question (``analysis.study.sequential_study.STRENGTH``) is decided as two positions'
-#: shares are, and recorded in their words ("fair", "unfair"); said in its own: the rungs are even or uneven
+#: a skill matrix cell's question (``analysis.study.sequential_study``): are its two rungs even?  It is
+#: decided as two positions' shares are, and recorded in their words ("fair", "unfair"); said in its own
+STRENGTH = "strength"
 STRENGTH_WORDS = {"fair": "even", "unfair": "uneven"}
 
 
 def said(question: str, decision: str) -> str:
     """A recorded decision in the question's words (``STRENGTH_WORDS`` for a cell's strength)."""
-    return STRENGTH_WORDS.get(decision, decision) if question == "strength" else decision
+    return STRENGTH_WORDS.get(decision, decision) if question == STRENGTH else decision
 
 
 def read_sequence(path: Path) -> dict[str, Any]:

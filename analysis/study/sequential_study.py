@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analysis.data.sequence import SEQUENCE_FILE, read_sequence, said
+from analysis.data.sequence import SEQUENCE_FILE, STRENGTH, read_sequence, said
 from analysis.data.study_file import MAX_LOOKS, Options, PlannedRun, count
 from sim import seats as seating
 from sim.errors import SkaldError
@@ -53,9 +53,8 @@ CHUNK_GAMES = 100
 FIRST_LOOK_CHUNKS = 4
 #: the questions a look decides: the position columns of the seats table, by how the page names them
 QUESTIONS = {"seat": "seats", "start_position": "start positions"}
-#: a skill matrix cell's one question instead (``PlannedRun.cell``): is the rung in one seat as strong as
-#: the rung in the others, within the margin of its even share?
-STRENGTH = "strength"
+#: with a skill matrix cell's one question instead (``PlannedRun.cell``, ``STRENGTH``): is the rung in one
+#: seat as strong as the rung in the others, within the margin of its even share?
 NAMES = {**QUESTIONS, STRENGTH: "rung strength"}
 FORMAT = 1
 
@@ -135,9 +134,7 @@ def schedule(planned: PlannedRun, options: Options | None) -> Schedule | None:
     plan = plan_looks(blocks, options.looks)
     common = math.gcd(*plan)
     most = max(1, plan[0] // FIRST_LOOK_CHUNKS)
-    per_chunk = max(
-        (d for d in range(1, most + 1) if common % d == 0 and d * size <= CHUNK_GAMES), default=1
-    )
+    per_chunk = max((d for d in range(1, most + 1) if common % d == 0 and d * size <= CHUNK_GAMES), default=1)
     return Schedule(size, blocks * size, plan, per_chunk * size, options.spending)
 
 
@@ -433,4 +430,3 @@ def _announce(
         f"run {planned.name} stopped at look {j + 1} of {len(plan.plan)} ({plan.games(j):,} of"
         f" {plan.budget:,} games): {told or 'nothing to decide'}"
     )
-

@@ -11,16 +11,19 @@ from typing import Any
 import polars as pl
 
 from analysis.data.runs import Run, Runs
-from analysis.data.sequence import said
+from analysis.data.sequence import STRENGTH, said
 from analysis.present.blocks import Section, Table, interval, num, pct, table
 from analysis.present.findings import Finding
 from analysis.questions.stops import sequences
+from analysis.stats.decide.core import OUTCOMES
 from analysis.stats.sequential import describe
 
 TITLE = "How long each question played"
 QUESTION = "How many games did each run play before its questions were decided, and what did each look say?"
 #: the questions a look decides, by their records' position column, as the page names them
-LABELS = {"seat": "seat", "start_position": "start position", "strength": "rung strength"}
+LABELS = {"seat": "seat", "start_position": "start position", STRENGTH: "rung strength"}
+#: a seat question's outcomes in the words of a difference (a cell's strength findings)
+AS_DIFFERENCE = dict(zip(OUTCOMES["seats"], OUTCOMES["difference"], strict=True))
 NAMES = {"obrien-fleming": "O'Brien-Fleming-type", "pocock": "Pocock-type", "bonferroni": "Bonferroni"}
 NOTE = (
     "Each run played in looks, its blocks doubling up to its budget, and stopped at the first look that "
@@ -172,7 +175,7 @@ def _looks_table(frame: pl.DataFrame, questions: list[str]) -> Table:
 def _stop_words(run: Run, entry: dict[str, Any], questions: list[str]) -> str:
     """One run's sentence."""
     last = _stopped(entry)
-    said = "; ".join(
+    told = "; ".join(
         f"{LABELS[q]}s {_decision_words(_question(last, q), entry.get('margin'), q)}"
         for q in questions
         if _question(last, q) is not None
@@ -181,7 +184,7 @@ def _stop_words(run: Run, entry: dict[str, Any], questions: list[str]) -> str:
     return (
         f"{run.label} ({run.players} players, {run.variant}) stopped at look {entry['stopped_at']} of"
         f" {len(entry['plan'])}, {why}: {num(entry['games'])} of {num(entry['budget'])} games"
-        f"{'; ' + said if said else ''}."
+        f"{'; ' + told if told else ''}."
     )
 
 
@@ -264,8 +267,8 @@ def _decision(
         unit="share",
         expected=doc["expected"],
         # a cell's strength is decided as two positions are: its findings use the words of a difference
-        decision={"fair": "same", "unfair": "differs"}.get(doc["decision"], doc["decision"])
-        if question == "strength"
+        decision=AS_DIFFERENCE.get(doc["decision"], doc["decision"])
+        if question == STRENGTH
         else doc["decision"],
         margin=margin,
         position=doc["position"],
